@@ -1,0 +1,43 @@
+// What every subcommand shares: argument parsing with CLI11, the input pipeline, exit codes.
+//
+// Exit codes (ARCHITECTURE.md rule 10): 0 ok (a closed stdout pipe is ok), 1 data error,
+// 2 usage or I/O error.
+#ifndef TK_CLI_COMMON_H_
+#define TK_CLI_COMMON_H_
+
+#include <iosfwd>
+#include <string>
+
+#include "CLI/CLI.hpp"
+#include "core/format.h"
+#include "core/sink.h"
+#include "parsers/parser.h"
+
+namespace tk::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitData = 1;
+inline constexpr int kExitUsage = 2;
+
+// Parses argv (argv[0] is "tk CMD"). Returns -1 to go on, else the exit code to return
+// (0 after --help, 2 after a usage error, with the message printed).
+int ParseArgs(CLI::App& app, int argc, char** argv);
+
+// Adds --symfs and --kallsyms (and hidden test switches) writing into `opts`.
+void AddSymbolOptions(CLI::App& app, ParseOptions* opts);
+
+// Opens `path` ("-" = stdin), detects its format, parses it into `sink` and prints any error
+// as "tk: FILE: offset N: what" plus the malformed-record summary. Returns an exit code.
+// `detected` (optional) receives the format.
+int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& sink,
+                Format* detected = nullptr);
+
+// Flushes `out`; a closed pipe (EPIPE) is not an error. Returns an exit code.
+int FinishOutput(std::ostream& out);
+
+// Prints "tk: " + message to stderr and returns `code`.
+int Fail(std::string_view message, int code);
+
+}  // namespace tk::cli
+
+#endif  // TK_CLI_COMMON_H_

@@ -1,0 +1,151 @@
+// tk info: what a trace file holds. Format-specific header facts come from the reader's
+// Describe*() (perf.data, trace.dat); the event counts come from one pass of the parser, so
+// they are the same numbers every analysis sees.
+#include <iostream>
+#include <map>
+
+#include "absl/container/flat_hash_map.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "core/absl_compat.h"
+#include "core/input.h"
+#include "core/intern.h"
+#include "core/timestamp.h"
+#include "nlohmann/json.hpp"
+#include "parsers/perf_data/perf_data_parser.h"
+#include "parsers/trace_dat/trace_dat_parser.h"
+
+namespace tk::cli {
+namespace {
+
+// Counts events by name, samples, lost events and the time span.
+class CountingSink final : public EventSink {
+ public:
+  EventMask wants() const override { return EventMask::All().WithStacks(false); }
+  absl::Status OnEvent(const Event& e) override {
+    switch (e.kind()) {
+      case EventKind::kComm:
+      case EventKind::kFork:
+      case EventKind::kExit:
+        ++side_band_;
+        return absl::OkStatus();
+      case EventKind::kLost: {
+        const Lost& l = std::get<Lost>(e.body);
+        if (l.kind == Lost::Kind::kThrottle || l.kind == Lost::Kind::kUnthrottle) {
+          ++throttle_;
+        } else {
+          lost_ += l.count;
+          ++lost_records_;
+        }
+        return absl::OkStatus();
+      }
+      default:
+        break;
+    }
+    ++samples_;
+    auto it = events_.find(e.name);
+    if (it == events_.end()) it = events_.emplace(names_.Intern(e.name), 0).first;
+    ++it->second;
+    if (e.ts_ns >= 0) {
+      if (first_ < 0 || e.ts_ns < first_) first_ = e.ts_ns;
+      if (e.ts_ns > last_) last_ = e.ts_ns;
+    }
+    if (e.cpu >= 0) cpus_seen_ = std::max(cpus_seen_, e.cpu + 1);
+    return absl::OkStatus();
+  }
+
+  void Fill(nlohmann::json& j) const {
+    j["samples"] = samples_;
+    nlohmann::json ev = nlohmann::json::object();
+    std::map<std::string_view, uint64_t> sorted(events_.begin(), events_.end());
+    for (const auto& [name, n] : sorted) ev[std::string(name)] = n;
+    j["events"] = ev;
+    j["lost"] = lost_;
+    j["lost_records"] = lost_records_;
+    j["throttle_records"] = throttle_;
+    j["side_band_records"] = side_band_;
+    if (first_ >= 0) {
+      j["first_sample_time"] = FormatTimestamp(first_, 9);
+      j["last_sample_time"] = FormatTimestamp(last_, 9);
+      j["duration_s"] = FormatTimestamp(last_ - first_, 6);
+    }
+    if (cpus_seen_ > 0) j["cpus_seen"] = cpus_seen_;
+  }
+
+ private:
+  uint64_t samples_ = 0, lost_ = 0, lost_records_ = 0, throttle_ = 0, side_band_ = 0;
+  int64_t first_ = -1, last_ = -1;
+  int32_t cpus_seen_ = 0;
+  Interner names_;
+  absl::flat_hash_map<std::string_view, uint64_t> events_;
+};
+
+void PrintText(const nlohmann::json& j, std::ostream& out, const std::string& indent = "") {
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (it->is_object()) {
+      out << indent << it.key() << ":\n";
+      PrintText(*it, out, indent + "  ");
+    } else if (it->is_array()) {
+      out << indent << it.key() << ":";
+      bool scalars = true;
+      for (const auto& v : *it) scalars = scalars && !v.is_structured();
+      if (scalars) {
+        for (const auto& v : *it) out << " " << (v.is_string() ? v.get<std::string>() : v.dump());
+        out << "\n";
+      } else {
+        out << "\n";
+        for (const auto& v : *it) out << indent << "  - " << v.dump() << "\n";
+      }
+    } else {
+      out << indent << it.key() << ": " << (it->is_string() ? it->get<std::string>() : it->dump())
+          << "\n";
+    }
+  }
+}
+
+}  // namespace
+
+int RunInfo(int argc, char** argv) {
+  CLI::App app("Describe a trace file: format, header facts, events with counts, lost events.",
+               "tk info");
+  std::string path = "perf.data";
+  bool json = false;
+  ParseOptions opts;
+  app.add_option("file", path, "Input file (perf.data, trace.dat, perf script or ftrace text); - for stdin")
+      ->capture_default_str();
+  app.add_flag("--json", json, "Print one JSON object");
+  if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
+
+  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
+  if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
+  absl::StatusOr<std::string_view> head = (*in)->Peek(8192);
+  if (!head.ok()) return Fail(SV(head.status().message()), kExitUsage);
+  Format format = DetectFormat(*head);
+
+  nlohmann::json j = nlohmann::json::object();
+  j["file"] = (*in)->name();
+  j["format"] = std::string(FormatName(format));
+  if (format == Format::kPerfData || format == Format::kPerfDataPipe ||
+      format == Format::kTraceDat) {
+    if (absl::Status st = (*in)->EnsureMapped(); !st.ok()) return Fail(SV(st.message()), kExitUsage);
+    auto d = format == Format::kTraceDat ? parsers::trace_dat::DescribeTraceDat(**in)
+                                         : parsers::perf_data::DescribePerfData(**in);
+    if (!d.ok()) return Fail(SV(d.status().message()), kExitData);
+    for (auto it = d->begin(); it != d->end(); ++it) j[it.key()] = *it;
+  }
+  CountingSink counter;
+  Diagnostics diag((*in)->name());
+  absl::Status st = ParseInput(**in, opts, counter, diag);
+  diag.PrintSummary();
+  if (!st.ok()) return Fail(SV(st.message()), kExitData);
+  counter.Fill(j);
+  if (diag.total_malformed()) j["malformed_records"] = diag.total_malformed();
+  if (json) {
+    std::cout << j.dump(2) << "\n";
+  } else {
+    PrintText(j, std::cout);
+  }
+  return FinishOutput(std::cout);
+}
+
+}  // namespace tk::cli

@@ -1,0 +1,79 @@
+// tk: offline analysis of Linux traces. Dispatches `tk CMD ...` and `tk help CMD`.
+#include <csignal>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+
+namespace {
+
+struct Command {
+  const char* name;
+  int (*run)(int, char**);
+  const char* summary;
+};
+
+constexpr Command kCommands[] = {
+    {"fold", tk::cli::RunFold, "fold stacks for flame graphs (stackcollapse-perf.pl output)"},
+    {"sched", tk::cli::RunSched, "scheduler latency: perf sched latency/timehist, histograms"},
+    {"iolat", tk::cli::RunIolat, "block I/O latency and write-sync detection per device"},
+    {"script", tk::cli::RunScript, "print every event in time order (text or JSON Lines)"},
+    {"info", tk::cli::RunInfo, "describe a trace file: format, events, counts, lost events"},
+};
+
+void Usage(std::ostream& out) {
+  out << "usage: tk COMMAND [options] [FILE|-]\n\n"
+         "Reads perf.data, trace.dat, `perf script` text or ftrace/`trace-cmd report` text\n"
+         "(format detected from the first bytes; - is stdin).\n\ncommands:\n";
+  for (const Command& c : kCommands) out << "  " << c.name << std::string(8 - std::strlen(c.name), ' ') << c.summary << "\n";
+  out << "  help    tk help COMMAND: the options of a command\n";
+}
+
+const Command* Find(std::string_view name) {
+  for (const Command& c : kCommands)
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A closed stdout pipe (tk fold ... | head) must end quietly with exit 0: writes then fail
+  // with EPIPE and FinishOutput maps that to success.
+  std::signal(SIGPIPE, SIG_IGN);
+  std::ios::sync_with_stdio(false);
+  if (argc < 2) {
+    Usage(std::cerr);
+    return tk::cli::kExitUsage;
+  }
+  std::string_view cmd = argv[1];
+  if (cmd == "-h" || cmd == "--help") {
+    Usage(std::cout);
+    return 0;
+  }
+  if (cmd == "help") {
+    if (argc < 3) {
+      Usage(std::cout);
+      return 0;
+    }
+    const Command* c = Find(argv[2]);
+    if (!c) return tk::cli::Fail(std::string("unknown command '") + argv[2] + "'", 2);
+    std::string name = std::string("tk ") + c->name;
+    char help[] = "--help";
+    std::vector<char*> args = {name.data(), help};
+    return c->run(2, args.data());
+  }
+  const Command* c = Find(cmd);
+  if (!c) {
+    std::cerr << "tk: unknown command '" << cmd << "'\n";
+    Usage(std::cerr);
+    return tk::cli::kExitUsage;
+  }
+  std::string name = std::string("tk ") + c->name;
+  std::vector<char*> args(argv + 1, argv + argc);
+  args[0] = name.data();
+  return c->run(static_cast<int>(args.size()), args.data());
+}

@@ -1,0 +1,237 @@
+// tk's event model: what every parser produces and every analysis consumes.
+//
+// One Event per record of the input, whatever its format (perf.data, trace.dat, `perf script`
+// text, ftrace text). Parsers normalise kernel-version quirks before an event leaves them:
+// task states, rwbs letters, block field sets, comm with spaces. Analyses never see a raw
+// kernel encoding.
+//
+// Lifetime: every string_view and Span in an Event borrows the parser's buffers and is valid
+// only during EventSink::OnEvent. An analysis that keeps a string interns it (core/intern.h).
+#ifndef TK_CORE_EVENT_H_
+#define TK_CORE_EVENT_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "absl/types/span.h"
+#include "core/rwbs.h"
+#include "core/task_state.h"
+
+namespace tk {
+
+// One stack frame, leaf first in Event::stack. `symbol` has no "+0x1a" offset; it is
+// "[unknown]" when unresolved (as perf script prints it). `dso` is what perf script prints in
+// parentheses: a path, "[kernel.kallsyms]", "[unknown]", "[vdso]", "/tmp/perf-PID.map" ...
+struct Frame {
+  uint64_t ip = 0;
+  std::string_view symbol;
+  std::string_view dso;
+};
+
+// A non-tracepoint sample (cpu-clock, cycles, ...). Its event name, period and stack are in
+// the Event itself, since tracepoint samples carry them too.
+struct Sample {};
+
+// sched:sched_switch
+struct SchedSwitch {
+  std::string_view prev_comm;
+  int32_t prev_pid = -1;
+  int32_t prev_prio = -1;
+  TaskState prev_state;
+  std::string_view next_comm;
+  int32_t next_pid = -1;
+  int32_t next_prio = -1;
+};
+
+// sched:sched_wakeup, sched:sched_waking, sched:sched_wakeup_new
+struct SchedWakeup {
+  enum class Kind : uint8_t { kWakeup, kWaking, kWakeupNew };
+  Kind kind = Kind::kWakeup;
+  std::string_view comm;
+  int32_t pid = -1;
+  int32_t prio = -1;
+  int32_t target_cpu = -1;  // -1 when the kernel's format lacks it
+  int32_t success = 1;      // older kernels print success=; newer always 1
+};
+
+// sched:sched_migrate_task
+struct SchedMigrate {
+  std::string_view comm;
+  int32_t pid = -1;
+  int32_t prio = -1;
+  int32_t orig_cpu = -1;
+  int32_t dest_cpu = -1;
+};
+
+// sched:sched_stat_runtime (and sched_stat_wait/sleep/iowait/blocked: `which` says which)
+struct SchedStat {
+  enum class Which : uint8_t { kRuntime, kWait, kSleep, kIowait, kBlocked };
+  Which which = Which::kRuntime;
+  std::string_view comm;
+  int32_t pid = -1;
+  uint64_t delay_ns = 0;  // runtime= for kRuntime, delay= for the others
+  uint64_t vruntime = 0;  // kRuntime only, 0 when absent (6.x removed it)
+};
+
+// sched:sched_process_fork
+struct SchedFork {
+  std::string_view parent_comm;
+  int32_t parent_pid = -1;
+  std::string_view child_comm;
+  int32_t child_pid = -1;
+};
+
+// sched:sched_process_exit, sched:sched_process_free
+struct SchedExit {
+  std::string_view comm;
+  int32_t pid = -1;
+  int32_t prio = -1;
+};
+
+// The stages of a block request's life, as btt names them.
+enum class BlockStage : uint8_t {
+  kBioQueue,       // Q  block:block_bio_queue
+  kGetRq,          // G  block:block_getrq
+  kSleepRq,        // S  block:block_sleeprq (old kernels)
+  kInsert,         // I  block:block_rq_insert
+  kIssue,          // D  block:block_rq_issue
+  kComplete,       // C  block:block_rq_complete
+  kRequeue,        // R  block:block_rq_requeue
+  kRqMerge,        //    block:block_rq_merge
+  kBackMerge,      // M  block:block_bio_backmerge
+  kFrontMerge,     // F  block:block_bio_frontmerge
+  kBioRemap,       // A  block:block_bio_remap
+  kRqRemap,        // A  block:block_rq_remap
+  kBioComplete,    //    block:block_bio_complete
+  kBioBounce,      //    block:block_bio_bounce
+  kSplit,          // X  block:block_split
+  kIoStart,        //    block:block_io_start (6.5+)
+  kIoDone,         //    block:block_io_done (6.5+)
+  kPlug,           // P  block:block_plug
+  kUnplug,         // U  block:block_unplug
+  kDirtyBuffer,    //    block:block_dirty_buffer / block_touch_buffer
+};
+// The tracepoint's name without "block:", e.g. "block_rq_issue".
+std::string_view BlockStageName(BlockStage s);
+
+// Every block:* request/bio event. Fields the kernel's format lacks stay at their defaults.
+struct BlockRq {
+  BlockStage stage = BlockStage::kIssue;
+  uint32_t major = 0, minor = 0;
+  uint64_t sector = 0;
+  uint32_t nr_sector = 0;
+  uint32_t bytes = 0;       // block_rq_* "bytes" field (0 when absent)
+  Rwbs rwbs;
+  int32_t error = 0;        // block_rq_complete / bio_complete
+  std::string_view comm;    // the comm field in [brackets]; empty when absent
+  // Remaps: where the I/O came from ("<- (252,2) 488"). Split: new_sector in old_sector.
+  uint32_t old_major = 0, old_minor = 0;
+  uint64_t old_sector = 0;
+  // 6.11+ ioprio (class,hint,level) packed as the kernel's u16; -1 when absent.
+  int32_t ioprio = -1;
+  uint32_t nr_rq = 0;       // unplug: number of requests
+};
+
+// PERF_RECORD_COMM (and the exec bit), or a comm change seen in a text format.
+struct Comm {
+  int32_t pid = -1, tid = -1;
+  std::string_view comm;
+  bool exec = false;
+};
+
+// PERF_RECORD_FORK / PERF_RECORD_EXIT
+struct Fork {
+  int32_t pid = -1, ppid = -1, tid = -1, ptid = -1;
+};
+struct Exit {
+  int32_t pid = -1, ppid = -1, tid = -1, ptid = -1;
+};
+
+// Events the recorder lost: PERF_RECORD_LOST/LOST_SAMPLES, ring-buffer page overruns,
+// "CPU N: M events lost" lines in text.
+struct Lost {
+  enum class Kind : uint8_t { kLost, kLostSamples, kOverrun, kThrottle, kUnthrottle };
+  Kind kind = Kind::kLost;
+  uint64_t count = 0;
+};
+
+// A field of an event tk has no type for, formatted as its source printed it (text) or as
+// decimal / string (binary). `numeric` tells JSON writers to emit a number.
+struct Field {
+  std::string_view name;
+  std::string_view value;
+  bool numeric = false;
+};
+
+// Any other event: the name is in Event::name, the fields here (may be empty when the
+// source only had free text, then `text` holds it).
+struct Generic {
+  absl::Span<const Field> fields;
+  std::string_view text;
+};
+
+using Body = std::variant<Sample, SchedSwitch, SchedWakeup, SchedMigrate, SchedStat, SchedFork,
+                          SchedExit, BlockRq, Comm, Fork, Exit, Lost, Generic>;
+
+// The kinds, in Body's order, for masks.
+enum class EventKind : uint8_t {
+  kSample, kSchedSwitch, kSchedWakeup, kSchedMigrate, kSchedStat, kSchedFork, kSchedExit,
+  kBlockRq, kComm, kFork, kExit, kLost, kGeneric,
+};
+inline constexpr int kNumEventKinds = 13;
+
+struct Event {
+  int64_t ts_ns = -1;  // integer nanoseconds; -1 when the source has no time
+  int32_t cpu = -1;    // -1 when the format lacks it
+  int32_t pid = -1;    // process (tgid); -1 when unknown
+  int32_t tid = -1;    // thread
+  std::string_view comm;  // the comm of `tid` as the source names it; may be empty
+  // The event's name. Tracepoints: "system:name" ("sched:sched_switch"; text formats that omit
+  // the system get it from the known-event table, else the bare name). Samples: the name as
+  // perf script prints it, modifiers included ("cycles:uppp", "cpu-clock:pppH").
+  std::string_view name;
+  uint64_t period = 1;        // sample weight; 1 when the source prints none
+  bool has_period = false;    // the source printed/recorded a period
+  absl::Span<const Frame> stack;  // leaf first; empty when not recorded
+  Body body;
+
+  EventKind kind() const { return static_cast<EventKind>(body.index()); }
+};
+
+// Which events a sink wants; parsers skip decoding (and symbolizing) what nobody wants.
+class EventMask {
+ public:
+  constexpr EventMask() = default;
+  static constexpr EventMask All() {
+    EventMask m;
+    m.bits_ = (1u << kNumEventKinds) - 1;
+    m.stacks_ = true;
+    return m;
+  }
+  constexpr EventMask& Add(EventKind k) {
+    bits_ |= 1u << static_cast<int>(k);
+    return *this;
+  }
+  constexpr EventMask& WithStacks(bool on = true) {
+    stacks_ = on;
+    return *this;
+  }
+  constexpr bool Has(EventKind k) const { return bits_ & (1u << static_cast<int>(k)); }
+  constexpr bool stacks() const { return stacks_; }
+  constexpr EventMask operator|(EventMask o) const {
+    EventMask m;
+    m.bits_ = bits_ | o.bits_;
+    m.stacks_ = stacks_ || o.stacks_;
+    return m;
+  }
+
+ private:
+  uint32_t bits_ = 0;
+  bool stacks_ = false;
+};
+
+}  // namespace tk
+
+#endif  // TK_CORE_EVENT_H_

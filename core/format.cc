@@ -1,0 +1,110 @@
+#include "core/format.h"
+
+#include <cstring>
+
+
+namespace tk {
+namespace {
+
+std::string_view StripTrailing(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+std::string_view Strip(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+bool AllDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+// "  <idle>-0     [001] d..2.  1234.5: ..." or "bash-1234  (  1234) [000] ...": the text before
+// the first " [NNN]" ends in "-PID" (optionally followed by a "(TGID)" column).
+bool LooksLikeFtraceLine(std::string_view line) {
+  size_t br = line.find(" [");
+  while (br != std::string_view::npos) {
+    size_t close = line.find(']', br);
+    if (close == std::string_view::npos) return false;
+    if (AllDigits(line.substr(br + 2, close - br - 2))) break;
+    br = line.find(" [", br + 1);
+  }
+  if (br == std::string_view::npos) return false;
+  std::string_view before = StripTrailing(line.substr(0, br));
+  if (!before.empty() && before.back() == ')') {  // tgid column "(  1234)" or "(-------)"
+    size_t open = before.rfind('(');
+    if (open == std::string_view::npos) return false;
+    before = StripTrailing(before.substr(0, open));
+  }
+  size_t dash = before.rfind('-');
+  if (dash == std::string_view::npos) return false;
+  return AllDigits(before.substr(dash + 1));
+}
+
+}  // namespace
+
+std::string_view FormatName(Format f) {
+  switch (f) {
+    case Format::kUnknown: return "unknown";
+    case Format::kPerfData: return "perf.data";
+    case Format::kPerfDataPipe: return "perf.data (pipe mode)";
+    case Format::kPerfDataV1: return "perf.data v1";
+    case Format::kTraceDat: return "trace.dat";
+    case Format::kPerfScriptText: return "perf script text";
+    case Format::kFtraceText: return "ftrace text";
+  }
+  return "unknown";
+}
+
+Format DetectFormat(std::string_view head) {
+  if (head.size() >= 8) {
+    std::string_view magic = head.substr(0, 8);
+    if (magic == "PERFILE2" || magic == "2ELIFREP") {
+      if (head.size() >= 16) {
+        uint64_t size;
+        std::memcpy(&size, head.data() + 8, 8);
+        if (magic == "2ELIFREP") size = __builtin_bswap64(size);
+        return size == 16 ? Format::kPerfDataPipe : Format::kPerfData;
+      }
+      return Format::kPerfData;
+    }
+    if (magic == "PERFFILE") return Format::kPerfDataV1;
+  }
+  if (head.size() >= 10 && head.substr(0, 10) == std::string_view("\x17\x08\x44tracing", 10)) {
+    return Format::kTraceDat;
+  }
+  // Binary garbage is not text.
+  size_t probe = std::min<size_t>(head.size(), 512);
+  for (size_t i = 0; i < probe; ++i) {
+    unsigned char c = head[i];
+    if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t')) return Format::kUnknown;
+  }
+  // The first non-comment line decides. The last line may be cut by the peek size; a cut line
+  // still shows its "comm-PID [CPU]" or "comm PID" prefix.
+  while (!head.empty()) {
+    size_t nl = head.find('\n');
+    std::string_view line = head.substr(0, nl);
+    head = nl == std::string_view::npos ? std::string_view() : head.substr(nl + 1);
+    if (line.starts_with("# tracer:") || line.starts_with("cpus=") ||
+        line.starts_with("version = ")) {
+      return Format::kFtraceText;
+    }
+    std::string_view t = Strip(line);
+    if (t.empty() || t[0] == '#') continue;
+    if (line[0] == ' ' || line[0] == '\t') {
+      // Frames of a perf script stack start with whitespace; ftrace lines are right-aligned
+      // comms and also start with spaces, so check the ftrace shape first.
+      if (LooksLikeFtraceLine(line)) return Format::kFtraceText;
+      continue;
+    }
+    if (LooksLikeFtraceLine(line)) return Format::kFtraceText;
+    return Format::kPerfScriptText;
+  }
+  return Format::kPerfScriptText;
+}
+
+}  // namespace tk

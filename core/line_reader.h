@@ -1,0 +1,42 @@
+// Lines of a text input, zero-copy over mapped inputs and chunked over streams.
+// Each line is returned without its "\n" and without a trailing "\r" (CRLF files); a last
+// line without a newline is returned too. Views are valid until the next call to Next().
+#ifndef TK_CORE_LINE_READER_H_
+#define TK_CORE_LINE_READER_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "core/input.h"
+
+namespace tk {
+
+class LineReader {
+ public:
+  // `chunk` is the stream read size (1 MiB; BM_FoldText tuned it).
+  explicit LineReader(Input& in, size_t chunk = 1 << 20);
+
+  // Returns false at end of input or on a read error (then status() says which).
+  bool Next(std::string_view* line);
+  // 1-based number of the line last returned.
+  uint64_t line_number() const { return line_no_; }
+  const absl::Status& status() const { return status_; }
+
+ private:
+  bool Refill();
+
+  Input& in_;
+  std::string_view data_;  // unread bytes (mapped, or within buf_)
+  bool mapped_ = false;
+  bool eof_ = false;
+  std::string buf_;
+  size_t chunk_;
+  uint64_t line_no_ = 0;
+  absl::Status status_;
+};
+
+}  // namespace tk
+
+#endif  // TK_CORE_LINE_READER_H_

@@ -1,0 +1,54 @@
+// Parser → analysis interface (push model, as ripgrep's Sink): a parser calls OnEvent for each
+// event in time order, then Finish once. The Event's views are borrowed for the call only.
+#ifndef TK_CORE_SINK_H_
+#define TK_CORE_SINK_H_
+
+#include <vector>
+
+#include "absl/status/status.h"
+#include "core/event.h"
+
+namespace tk {
+
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  // Which kinds this sink consumes; parsers may skip decoding the rest.
+  virtual EventMask wants() const = 0;
+  // A non-OK status stops the parse and is reported as the command's error.
+  virtual absl::Status OnEvent(const Event& e) = 0;
+  // Called once after the last event (not after an error).
+  virtual absl::Status Finish() { return absl::OkStatus(); }
+};
+
+// One pass feeding several analyses: each event goes to every sink that wants its kind.
+class Fanout final : public EventSink {
+ public:
+  explicit Fanout(std::vector<EventSink*> sinks) : sinks_(std::move(sinks)) {
+    for (EventSink* s : sinks_) mask_ = mask_ | s->wants();
+  }
+  EventMask wants() const override { return mask_; }
+  absl::Status OnEvent(const Event& e) override {
+    for (EventSink* s : sinks_) {
+      if (!s->wants().Has(e.kind())) continue;
+      absl::Status st = s->OnEvent(e);
+      if (!st.ok()) return st;
+    }
+    return absl::OkStatus();
+  }
+  absl::Status Finish() override {
+    for (EventSink* s : sinks_) {
+      absl::Status st = s->Finish();
+      if (!st.ok()) return st;
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  std::vector<EventSink*> sinks_;
+  EventMask mask_;
+};
+
+}  // namespace tk
+
+#endif  // TK_CORE_SINK_H_

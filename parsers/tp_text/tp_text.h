@@ -1,0 +1,34 @@
+// Tracepoint field text → typed event, shared by the `perf script` and ftrace text parsers.
+//
+// Handles the kernel's own print formats ("prev_comm=bash prev_pid=1 ... ==> next_comm=..."),
+// trace-cmd's plugin formats ("bash:1 [120] S ==> swapper/0:0 [120]"), the block formats of
+// kernels 3.x to 6.11+ ("8,0 WS 0 () 7827752 + 8 [loop1]", "7,0 WS () 229378 + 2 be,0,4 [0]").
+#ifndef TK_PARSERS_TP_TEXT_TP_TEXT_H_
+#define TK_PARSERS_TP_TEXT_TP_TEXT_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/event.h"
+
+namespace tk::parsers::tp_text {
+
+class TracepointTextDecoder {
+ public:
+  // `name` is the event as the line names it: "sched:sched_switch" or "sched_switch";
+  // `text` is what follows "name:" (leading spaces allowed). Sets e.name to "system:name" when
+  // the system is known, and e.body to the typed event, or to Generic (fields parsed from
+  // "key=value" pairs when the text has them, else the text). Returns false when the text of a
+  // known event does not parse: e.body is then Generic with the text; the caller counts it.
+  // Views set in `e` borrow `name`, `text` and this decoder's storage (valid until the next call).
+  bool Decode(std::string_view name, std::string_view text, Event& e);
+
+ private:
+  std::string name_buf_;
+  std::vector<Field> fields_;
+};
+
+}  // namespace tk::parsers::tp_text
+
+#endif  // TK_PARSERS_TP_TEXT_TP_TEXT_H_

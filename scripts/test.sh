@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The test command: installs dependencies, builds tk (Release) and runs the whole suite, then
+# builds again with ASan+UBSan (clang) and runs the unit and golden tests under it, then runs
+# every libFuzzer target for a bounded time on its seed corpus. Idempotent.
+#
+#   TK_SKIP_SANITIZE=1  skip the sanitizer build     TK_SKIP_FUZZ=1  skip fuzzing
+#   TK_FUZZ_SECONDS=N   seconds per fuzz target (default 30)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JOBS=${JOBS:-$(nproc)}
+
+bash scripts/install-deps.sh
+
+echo "== Release build and tests" >&2
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$JOBS"
+(cd build && ctest --output-on-failure -j"$JOBS")
+
+if [ "${TK_SKIP_SANITIZE:-0}" != 1 ]; then
+  echo "== ASan+UBSan build and tests" >&2
+  CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DTK_SANITIZE=ON -DTK_BENCH=OFF >/dev/null
+  cmake --build build-asan -j"$JOBS"
+  # Live-recording tests run in the Release pass; under ASan only the unit and golden tests.
+  (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+     ctest --output-on-failure -j"$JOBS" -LE live)
+fi
+
+if [ "${TK_SKIP_FUZZ:-0}" != 1 ]; then
+  echo "== libFuzzer targets" >&2
+  CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DTK_FUZZ=ON -DTK_TESTS=OFF -DTK_BENCH=OFF >/dev/null
+  cmake --build build-fuzz -j"$JOBS"
+  for f in build-fuzz/fuzz/*_fuzz; do
+    [ -x "$f" ] || continue
+    name=$(basename "$f")
+    seeds="fuzz/corpus/${name%_fuzz}"
+    work=$(mktemp -d)
+    [ -d "$seeds" ] && cp -r "$seeds"/. "$work"/
+    echo "-- $name for ${TK_FUZZ_SECONDS:-30}s" >&2
+    "$f" -max_total_time="${TK_FUZZ_SECONDS:-30}" -rss_limit_mb=2048 -timeout=10 "$work" \
+      2>&1 | tail -n 3
+    rm -rf "$work"
+  done
+fi
+echo "== all tests passed" >&2

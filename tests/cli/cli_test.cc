@@ -1,0 +1,37 @@
+// The real binary: usage, help for every command, clear errors on bad input.
+#include "gtest/gtest.h"
+#include "tests/support/golden.h"
+
+namespace tk::testing {
+namespace {
+
+TEST(Cli, UsageAndHelp) {
+  RunResult r = RunTk({});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("usage: tk"), std::string::npos);
+  for (const char* cmd : {"fold", "sched", "iolat", "script", "info"}) {
+    RunResult h = RunTk({"help", cmd});
+    EXPECT_EQ(h.exit_code, 0) << cmd << h.err;
+    EXPECT_NE(h.out.find(std::string("tk ") + cmd), std::string::npos) << cmd << h.out;
+    RunResult h2 = RunTk({cmd, "--help"});
+    EXPECT_EQ(h2.out, h.out) << cmd;
+  }
+  EXPECT_EQ(RunTk({"nosuch"}).exit_code, 2);
+  EXPECT_EQ(RunTk({"info", "--no-such-flag"}).exit_code, 2);
+}
+
+TEST(Cli, MissingFileIsAUsageError) {
+  RunResult r = RunTk({"info", "/nonexistent/trace.dat"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind("tk: /nonexistent/trace.dat: cannot open", 0), 0u) << r.err;
+}
+
+TEST(Cli, GarbageIsADataErrorWithOffset) {
+  RunResult r = RunTk({"info", SourcePath("tests/cli/garbage.bin")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(": offset 0: unknown input format"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+}  // namespace
+}  // namespace tk::testing

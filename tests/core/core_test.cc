@@ -1,0 +1,130 @@
+#include <sstream>
+
+#include "core/diag.h"
+#include "core/format.h"
+#include "core/input.h"
+#include "core/line_reader.h"
+#include "core/rwbs.h"
+#include "core/task_state.h"
+#include "core/timestamp.h"
+#include "gtest/gtest.h"
+
+namespace tk {
+namespace {
+
+TEST(Timestamp, ParsesExactly) {
+  EXPECT_EQ(ParseTimestampNs("267.436250"), 267436250000);
+  EXPECT_EQ(ParseTimestampNs("123.456789"), 123456789000);
+  EXPECT_EQ(ParseTimestampNs("4794564.109216123"), 4794564109216123);
+  EXPECT_EQ(ParseTimestampNs("5"), 5000000000);
+  EXPECT_EQ(ParseTimestampNs("0.000000001"), 1);
+  EXPECT_FALSE(ParseTimestampNs(""));
+  EXPECT_FALSE(ParseTimestampNs("1."));
+  EXPECT_FALSE(ParseTimestampNs(".5"));
+  EXPECT_FALSE(ParseTimestampNs("1.2x"));
+  EXPECT_FALSE(ParseTimestampNs("1.0123456789"));
+  EXPECT_FALSE(ParseTimestampNs("99999999999999999999.0"));
+}
+
+TEST(Timestamp, FormatsTruncating) {
+  EXPECT_EQ(FormatTimestamp(267436250999, 6), "267.436250");
+  EXPECT_EQ(FormatTimestamp(1, 9), "0.000000001");
+  EXPECT_EQ(FormatTimestamp(5000000000, 0), "5");
+}
+
+TEST(Rwbs, RoundTripsKernelStrings) {
+  for (const char* s : {"W", "WS", "WSM", "FWFS", "RA", "R", "N", "F", "FF", "DE", "D", "WFS",
+                        "RM", "ZA", "WZ", "WSU"}) {
+    EXPECT_EQ(Rwbs::Parse(s).ToString(), s) << s;
+  }
+  Rwbs j = Rwbs::Parse("FWFS");
+  EXPECT_TRUE(j.has(Rwbs::kPreflush));
+  EXPECT_TRUE(j.has(Rwbs::kFua));
+  EXPECT_TRUE(j.has(Rwbs::kSync));
+  EXPECT_EQ(j.op, Rwbs::Op::kWrite);
+  EXPECT_TRUE(Rwbs::Parse("WS").is_sync_write());
+  EXPECT_FALSE(Rwbs::Parse("W").is_sync_write());
+  EXPECT_FALSE(Rwbs::Parse("RS").is_sync_write());
+  EXPECT_EQ(Rwbs::Parse("F").op, Rwbs::Op::kFlush);
+  EXPECT_TRUE(Rwbs::Parse("WQ").has(Rwbs::kUnknown));
+}
+
+TEST(TaskState, Letters) {
+  EXPECT_TRUE(TaskState::FromLetters("R").runnable());
+  EXPECT_FALSE(TaskState::FromLetters("R").preempted);
+  EXPECT_TRUE(TaskState::FromLetters("R+").preempted);
+  EXPECT_EQ(TaskState::FromLetters("R+").ToString(), "R+");
+  EXPECT_TRUE(TaskState::FromLetters("D").disk_sleep());
+  EXPECT_EQ(TaskState::FromLetters("D|K").ToString(), "D|K");
+  EXPECT_EQ(TaskState::FromLetters("S").Letter(), 'S');
+  EXPECT_EQ(TaskState::FromLetters("I").Letter(), 'I');
+  EXPECT_EQ(TaskState::FromLetters("Q").ToString(), "?");
+}
+
+TEST(Format, Detects) {
+  EXPECT_EQ(DetectFormat(std::string_view("PERFILE2\x68\0\0\0\0\0\0\0", 16)), Format::kPerfData);
+  EXPECT_EQ(DetectFormat(std::string_view("PERFILE2\x10\0\0\0\0\0\0\0", 16)),
+            Format::kPerfDataPipe);
+  EXPECT_EQ(DetectFormat("PERFFILE........"), Format::kPerfDataV1);
+  EXPECT_EQ(DetectFormat(std::string_view("\x17\x08\x44tracing\x36\0", 12)), Format::kTraceDat);
+  EXPECT_EQ(DetectFormat("swapper     0 [000]   267.436250:      50000 cpu-clock:pppH:\n"),
+            Format::kPerfScriptText);
+  EXPECT_EQ(DetectFormat("V8 WorkerThread 25607 4794564.109216: cycles:\n"),
+            Format::kPerfScriptText);
+  EXPECT_EQ(DetectFormat("# tracer: nop\n#\n"), Format::kFtraceText);
+  EXPECT_EQ(DetectFormat("cpus=2\n          <idle>-0     [000]   123.456789: sched_switch: x\n"),
+            Format::kFtraceText);
+  EXPECT_EQ(DetectFormat("            bash-1234    [001] d..2.  1234.567890: sched_switch: x\n"),
+            Format::kFtraceText);
+  EXPECT_EQ(DetectFormat("            bash-1234    (   1234) [001] d..2.  1.5: x: y\n"),
+            Format::kFtraceText);
+  EXPECT_EQ(DetectFormat(""), Format::kPerfScriptText);
+  EXPECT_EQ(DetectFormat(std::string_view("\x01\x02\x03", 3)), Format::kUnknown);
+}
+
+TEST(LineReader, StreamsAcrossChunksWithCrlf) {
+  std::string text = "first\r\nsecond line\n\nlast-no-newline";
+  for (size_t chunk : {1, 2, 3, 7, 100}) {
+    auto in = Input::StreamFromString(text, chunk);
+    LineReader r(*in, chunk);
+    std::vector<std::string> lines;
+    std::string_view l;
+    while (r.Next(&l)) lines.emplace_back(l);
+    EXPECT_EQ(lines, (std::vector<std::string>{"first", "second line", "", "last-no-newline"}))
+        << chunk;
+    EXPECT_EQ(r.line_number(), 4u);
+  }
+  auto in = Input::FromString(text);
+  LineReader r(*in);
+  std::string_view l;
+  int n = 0;
+  while (r.Next(&l)) ++n;
+  EXPECT_EQ(n, 4);
+}
+
+TEST(Input, PeekThenReadAndSpool) {
+  std::string text(10000, 'x');
+  text[9999] = 'y';
+  auto in = Input::StreamFromString(text, 333);
+  auto head = in->Peek(10);
+  ASSERT_TRUE(head.ok());
+  EXPECT_EQ(*head, "xxxxxxxxxx");
+  ASSERT_TRUE(in->EnsureMapped().ok());
+  ASSERT_TRUE(in->mapped());
+  EXPECT_EQ(*in->mapped(), text);
+}
+
+TEST(Diagnostics, ReportsFirstAndSummarises) {
+  std::ostringstream err;
+  Diagnostics d("f.txt", &err);
+  d.Malformed("malformed lines", Diagnostics::Unit::kLine, 17, "frame outside an event");
+  d.Malformed("malformed lines", Diagnostics::Unit::kLine, 20, "again");
+  d.PrintSummary();
+  EXPECT_EQ(err.str(),
+            "tk: f.txt: line 17: frame outside an event\n"
+            "tk: f.txt: 2 malformed lines skipped (first at line 17)\n");
+  EXPECT_EQ(d.count("malformed lines"), 2u);
+}
+
+}  // namespace
+}  // namespace tk
