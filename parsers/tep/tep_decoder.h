@@ -1,6 +1,11 @@
 // libtraceevent-based decoding of binary tracepoint payloads into typed events, shared by the
 // perf.data (PERF_SAMPLE_RAW) and trace.dat readers. Field offsets are resolved once per event
 // id, on first sight; only events that occur are looked at.
+//
+// A raw record is the tracepoint's entry as the kernel wrote it: the common fields
+// (common_type u16 at offset 0, common_flags, common_preempt_count, common_pid) then the
+// event's own fields, laid out as its format file says. Field sets differ by kernel, so every
+// field is looked up by name in the recording's own formats.
 #ifndef TK_PARSERS_TEP_TEP_DECODER_H_
 #define TK_PARSERS_TEP_TEP_DECODER_H_
 
@@ -12,20 +17,32 @@ struct tep_handle;
 
 namespace tk::parsers::tep {
 
+class TraceEvents;
+
 class TepDecoder {
  public:
   // `tep` holds the parsed header_page and event formats; not owned, must outlive this.
   explicit TepDecoder(struct tep_handle* tep);
+  // Formats parsed lazily by `events` (tracing_data.h) on first sight of an id; not owned.
+  explicit TepDecoder(TraceEvents* events);
   ~TepDecoder();
   TepDecoder(const TepDecoder&) = delete;
   TepDecoder& operator=(const TepDecoder&) = delete;
 
   // Decodes one raw record (common_type first). Sets e.name to "system:name" and e.body to the
-  // typed event, Generic with every field for events tk has no type for. Fills e.pid/e.tid
-  // from common_pid only when they are -1. Returns false for an unknown event id or a payload
-  // too short for its format (caller counts it as malformed).
+  // typed event, Generic with every non-common field for events tk has no type for. Sets e.tid
+  // from common_pid only when e.tid is -1 (e.pid is left to the caller: common_pid is a thread
+  // id). Returns false for an unknown event id or a payload too short for its format (caller
+  // counts it as malformed); `e` is then unchanged.
   // Views set in `e` borrow `raw` and this decoder's storage, valid until the next call.
   bool Decode(std::string_view raw, Event& e);
+
+  // The kind Decode would produce for this record, without decoding it (so callers can skip
+  // what the sink does not want). False when the id is unknown or the record too short.
+  bool Classify(std::string_view raw, EventKind* kind);
+
+  // "system:name" of the record's event; empty when unknown.
+  std::string_view Name(std::string_view raw);
 
  private:
   struct Impl;

@@ -1,0 +1,79 @@
+// Bounds-checked reads of tracepoint fields from a raw payload, with the field's offset, size
+// and flags resolved once from its libtraceevent format line:
+//
+//   field:char prev_comm[16];	offset:8;	size:16;	signed:0;
+//   field:long prev_state;	offset:32;	size:8;	signed:1;
+//   field:__data_loc char[] name;	offset:12;	size:4;	signed:0;
+//   field:__rel_loc char[] msg;	offset:8;	size:4;	signed:0;
+//
+// Numbers are read with memcpy (payloads are misaligned inside perf samples), byte-swapped when
+// the file's order is not the host's, and sign-extended when the format says signed:1
+// (tep_read_number_field does not). A __data_loc u32 holds {u16 offset, u16 length} of the
+// data inside the record; __rel_loc's offset counts from the end of the field itself.
+#ifndef TK_PARSERS_TEP_FIELDS_H_
+#define TK_PARSERS_TEP_FIELDS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+struct tep_event;
+struct tep_format_field;
+
+namespace tk::parsers::tep {
+
+struct FieldRef {
+  int offset = -1;  // -1: the format has no such field
+  int size = 0;
+  uint32_t flags = 0;  // TEP_FIELD_IS_*
+  int elem = 0;        // element size of arrays (0 when unknown)
+
+  bool present() const { return offset >= 0; }
+  bool is_signed() const;
+  bool is_dynamic() const;  // __data_loc / __rel_loc
+  bool is_string() const;
+  bool is_array() const;
+};
+
+FieldRef MakeFieldRef(const struct tep_format_field* f);
+// The non-common field `name` of `ev`; an absent FieldRef when the format lacks it.
+FieldRef ResolveField(struct tep_event* ev, const char* name);
+// The largest offset+size over the event's fixed fields (common ones included): a payload
+// shorter than this is malformed.
+int FixedSize(struct tep_event* ev);
+
+class FieldReader {
+ public:
+  FieldReader(std::string_view raw, bool big_endian) : raw_(raw), big_endian_(big_endian) {}
+
+  // A scalar field of size 1/2/4/8 as a signed 64-bit value (sign-extended when signed;
+  // unsigned 64-bit values wrap). nullopt when absent, of another size, or out of bounds.
+  std::optional<int64_t> Int(const FieldRef& f) const;
+  std::optional<uint64_t> UInt(const FieldRef& f) const {
+    std::optional<int64_t> v = Int(f);
+    if (!v) return std::nullopt;
+    return static_cast<uint64_t>(*v);
+  }
+  // Convenience: the value, or `def` when unavailable.
+  int64_t IntOr(const FieldRef& f, int64_t def) const { return Int(f).value_or(def); }
+
+  // The bytes of an array or __data_loc/__rel_loc field (nullopt when out of bounds).
+  std::optional<std::string_view> Bytes(const FieldRef& f) const;
+  // A string field (char array or dynamic string), cut at the first NUL; empty when absent or
+  // out of bounds.
+  std::string_view Str(const FieldRef& f) const;
+
+ private:
+  std::string_view raw_;
+  bool big_endian_;
+};
+
+// Appends the field's value as text to `out`: decimal numbers (numeric=true), strings as they
+// are, arrays of numbers as "[1,2,3]", other blobs as hex bytes. Returns whether the value is a
+// plain number.
+bool AppendFieldText(const FieldReader& r, const FieldRef& f, bool big_endian, std::string* out);
+
+}  // namespace tk::parsers::tep
+
+#endif  // TK_PARSERS_TEP_FIELDS_H_
