@@ -148,8 +148,10 @@ tk_perf_start() {
   TK_PERF_OUT=$out
   rm -f "$out" "$out.ctl" "$out.ack"
   mkfifo "$out.ctl" "$out.ack" || tk_die "mkfifo"
-  perf record -a -q -D -1 --control "fifo:$out.ctl,$out.ack" -o "$out" "$@" \
-    >/dev/null 2>"$out.log" &
+  # TK_PERF_RECORD: the recording command ("perf sched record" adds -a -R -c 1 and its
+  # events); TK_PERF_TAIL: trailing words, e.g. "-- sleep 60" as a placeholder workload.
+  ${TK_PERF_RECORD:-perf record -a} -q -D -1 --control "fifo:$out.ctl,$out.ack" -o "$out" "$@" \
+    ${TK_PERF_TAIL:-} >/dev/null 2>"$out.log" &
   TK_PERF_PID=$!
   exec 8<>"$out.ctl" 9<>"$out.ack"   # read-write: never blocks, even if perf died
   echo enable >&8
