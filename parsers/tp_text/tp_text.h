@@ -24,10 +24,22 @@ class TracepointTextDecoder {
   // Views set in `e` borrow `name`, `text` and this decoder's storage (valid until the next call).
   bool Decode(std::string_view name, std::string_view text, Event& e);
 
+  // "system:name" for `name` as a text format prints it ("sched_switch" → "sched:sched_switch";
+  // names with a system or unknown to tk unchanged). Valid until the next call.
+  std::string_view FullName(std::string_view name);
+
+  // The kind Decode produces for `name` when its text parses (kGeneric for events tk has no
+  // type for), so a parser can skip decoding what its sink does not want.
+  static EventKind KindOf(std::string_view name);
+
  private:
   std::string name_buf_;
   std::vector<Field> fields_;
 };
+
+// Splits "k1=v1 k2=v2 ..." into fields (a word without '=' continues the previous value, so
+// "comm=Web Content pid=1" keeps its comm). False when the text does not start with "key=".
+bool ParseKeyValues(std::string_view text, std::vector<Field>* fields);
 
 }  // namespace tk::parsers::tp_text
 
