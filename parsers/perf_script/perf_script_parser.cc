@@ -1,18 +1,225 @@
-// Placeholder until this reader lands: reports the format as not supported yet.
 #include "parsers/perf_script/perf_script_parser.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/absl_compat.h"
+#include "core/timestamp.h"
+#include "parsers/perf_script/arena.h"
+#include "parsers/perf_script/frame.h"
+#include "parsers/perf_script/header.h"
+#include "parsers/perf_script/tokenizer.h"
+#include "parsers/tp_text/tp_text.h"
 
 namespace tk::parsers::perf_script {
 namespace {
 
-class Unsupported final : public Parser {
+constexpr std::string_view kMalformed = "malformed lines";
+// Pages of a mapped input are released in steps of this many bytes (release_parsed_pages).
+constexpr size_t kReleaseStep = 8 << 20;
+
+// At most 80 bytes of a line, quoted, for messages.
+std::string Quote(std::string_view line) {
+  if (line.size() > 80) return absl::StrCat("\"", AV(line.substr(0, 80)), "...\"");
+  return absl::StrCat("\"", AV(line), "\"");
+}
+
+class PerfScriptParser final : public Parser {
  public:
-  absl::Status Parse(Input& in, EventSink&, Diagnostics&) override {
-    return absl::UnimplementedError(in.name() + ": offset 0: PerfScript input is not supported yet");
+  explicit PerfScriptParser(const PerfScriptOptions& ps) : ps_(ps) {}
+
+  absl::Status Parse(Input& in, EventSink& sink, Diagnostics& diag) override {
+    sink_ = &sink;
+    diag_ = &diag;
+    mask_ = sink.wants();
+    std::optional<std::string_view> map = in.mapped();
+    stable_ = map.has_value();
+    if (map && ps_.release_parsed_pages) {
+      map_begin_ = map->data();
+      released_ = map->data();
+    }
+    Tokenizer tok(in, ps_.first_line);
+    Token t;
+    while (tok.Next(&t)) {
+      absl::Status st = OnLine(t);
+      if (!st.ok()) return st;
+    }
+    if (!tok.status().ok()) return tok.status();
+    if (pending_ && frame_lines_ > 0) {
+      // perf script ends every stack with a blank line; without it the file was cut short
+      // and the stack may be incomplete (stackcollapse-perf.pl drops it too).
+      diag.Note("truncated last event",
+                absl::StrCat("line ", line_no_, ": the last event's stack is not followed by a "
+                             "blank line (input cut short?); skipped"));
+      pending_ = false;
+    }
+    absl::Status st = Flush();
+    if (!st.ok()) return st;
+    return sink.Finish();
   }
+
+ private:
+  absl::Status OnLine(const Token& t) {
+    switch (t.kind) {
+      case LineKind::kFrame:
+        ++frame_lines_;
+        if (pending_ && want_stack_) AddFrame(t);
+        return absl::OkStatus();
+      case LineKind::kHeader: {
+        absl::Status st = Flush();
+        if (!st.ok()) return st;
+        if (map_begin_) Release(t.line.data());
+        StartEvent(t);
+        return absl::OkStatus();
+      }
+      case LineKind::kBlank:
+        return Flush();
+      case LineKind::kComment:
+        return absl::OkStatus();
+      case LineKind::kStray:
+        diag_->Malformed(kMalformed, Diagnostics::Unit::kLine, t.line_no,
+                         absl::StrCat("line outside an event: ", Quote(t.line)));
+        return absl::OkStatus();
+    }
+    return absl::OkStatus();
+  }
+
+  // Keeps `s` alive until the event is emitted: mapped input lives anyway; streamed lines
+  // are copied.
+  std::string_view Keep(std::string_view s) { return stable_ ? s : arena_.Copy(s); }
+
+  void StartEvent(const Token& t) {
+    arena_.Reset();
+    frames_.clear();
+    std::string_view line = Keep(t.line);
+    std::optional<Header> h = ParseHeader(line);  // the tokenizer checked it parses
+    if (!h) return;
+    line_no_ = t.line_no;
+    frame_lines_ = 0;
+    ev_ = Event{};
+    ev_.ts_ns = h->ts_ns;
+    ev_.cpu = h->cpu;
+    ev_.pid = h->pid;
+    ev_.tid = h->tid;
+    ev_.comm = h->comm;
+    ev_.name = h->event;
+    ev_.period = h->period;
+    ev_.has_period = h->has_period;
+    pending_ = true;
+    want_stack_ = false;
+    switch (h->side) {
+      case SideBand::kNone:
+        break;
+      case SideBand::kLost:
+      case SideBand::kLostSamples: {
+        bool samples = h->side == SideBand::kLostSamples;
+        ev_.body = Lost{samples ? Lost::Kind::kLostSamples : Lost::Kind::kLost, h->lost};
+        diag_->Note("lost events",
+                    absl::StrCat("line ", t.line_no, ": perf lost ", h->lost,
+                                 samples ? " samples" : " events", " (more may follow)"),
+                    h->lost);
+        return;
+      }
+      case SideBand::kComm:
+        ev_.body = Comm{h->other_pid, h->other_tid, h->side_comm, h->exec};
+        return;
+      case SideBand::kFork:
+        ev_.body = Fork{h->pid, h->other_pid, h->tid, h->other_tid};
+        return;
+      case SideBand::kExit:
+        ev_.body = Exit{h->pid, h->other_pid, h->tid, h->other_tid};
+        return;
+      case SideBand::kOther:
+        pending_ = false;
+        return;
+    }
+    // A sample, a sample whose one-frame stack is on the header line, or a tracepoint.
+    std::optional<Frame> inline_frame;
+    if (!h->rest.empty()) inline_frame = ParseFrameLine(h->rest);
+    if (h->rest.empty() || inline_frame) {
+      ev_.body = Sample{};
+    } else if (!tp_.Decode(h->event, h->rest, ev_)) {
+      diag_->Malformed("unparsable tracepoint fields", Diagnostics::Unit::kLine, t.line_no,
+                       absl::StrCat("cannot decode the fields of ", AV(h->event), ": ",
+                                    Quote(h->rest)));
+    }
+    want_stack_ = mask_.stacks() && mask_.Has(ev_.kind());
+    if (inline_frame && want_stack_) frames_.push_back(*inline_frame);
+  }
+
+  void AddFrame(const Token& t) {
+    std::optional<Frame> f = ParseFrameLine(t.line);
+    if (!f) {
+      diag_->Malformed(kMalformed, Diagnostics::Unit::kLine, t.line_no,
+                       absl::StrCat("unrecognized stack line: ", Quote(t.line)));
+      return;
+    }
+    if (!stable_) {
+      f->symbol = arena_.Copy(f->symbol);
+      f->dso = arena_.Copy(f->dso);
+    }
+    frames_.push_back(*f);
+  }
+
+  absl::Status Flush() {
+    if (!pending_) return absl::OkStatus();
+    pending_ = false;
+    if (ev_.ts_ns >= 0) {
+      if (ev_.ts_ns < last_ts_) {
+        diag_->Note("out-of-order events",
+                    absl::StrCat("line ", line_no_, ": event at ",
+                                 FormatTimestamp(ev_.ts_ns, 9), " is earlier than one before it (",
+                                 FormatTimestamp(last_ts_, 9), "); events are not in time order"));
+      } else {
+        last_ts_ = ev_.ts_ns;
+      }
+    }
+    if (!mask_.Has(ev_.kind())) return absl::OkStatus();
+    ev_.stack = absl::MakeConstSpan(frames_);
+    return sink_->OnEvent(ev_);
+  }
+
+  // Drops the pages before `upto` (page-aligned inward) from the process: see
+  // PerfScriptOptions::release_parsed_pages.
+  void Release(const char* upto) {
+    if (upto - released_ < static_cast<ptrdiff_t>(kReleaseStep)) return;
+    static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+    uintptr_t lo = (reinterpret_cast<uintptr_t>(released_) + page - 1) & ~(page - 1);
+    uintptr_t hi = reinterpret_cast<uintptr_t>(upto) & ~(page - 1);
+    if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
+    released_ = reinterpret_cast<const char*>(hi > lo ? hi : lo);
+  }
+
+  PerfScriptOptions ps_;
+  EventSink* sink_ = nullptr;
+  Diagnostics* diag_ = nullptr;
+  EventMask mask_;
+  bool stable_ = false;
+  // The event being assembled (header seen, frames being added).
+  Event ev_;
+  bool pending_ = false;
+  bool want_stack_ = false;
+  uint64_t line_no_ = 0;
+  uint64_t frame_lines_ = 0;  // lines after the header
+  std::vector<Frame> frames_;
+  Arena arena_;
+  tp_text::TracepointTextDecoder tp_;
+  int64_t last_ts_ = -1;
+  const char* map_begin_ = nullptr;
+  const char* released_ = nullptr;
 };
 
 }  // namespace
 
-std::unique_ptr<Parser> NewPerfScriptParser(const ParseOptions&) { return std::make_unique<Unsupported>(); }
+std::unique_ptr<Parser> NewPerfScriptParser(const ParseOptions& opts) {
+  return NewPerfScriptParser(opts, PerfScriptOptions{});
+}
+
+std::unique_ptr<Parser> NewPerfScriptParser(const ParseOptions&, const PerfScriptOptions& ps) {
+  return std::make_unique<PerfScriptParser>(ps);
+}
 
 }  // namespace tk::parsers::perf_script

@@ -1,0 +1,78 @@
+// `tk fold`: stacks folded into "root;caller;...;leaf COUNT" lines for flame graphs, as
+// FlameGraph's stackcollapse-perf.pl prints them for `perf script` output.
+//
+//   swapper;start_kernel;rest_init;cpu_idle;default_idle;native_safe_halt 1
+//   java-24636/25607;start_thread;JavaMain;...;Ljava/io/PrintStream:::print 2
+//
+// FoldSink works on tk::Event (comm, pid, tid, name, period, stack), so perf.data and
+// `perf script` text fold the same way. Memory grows with the number of distinct stacks.
+#ifndef TK_ANALYSES_FOLD_FOLD_H_
+#define TK_ANALYSES_FOLD_FOLD_H_
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+
+#include "absl/container/flat_hash_map.h"
+#include "analyses/fold/frame_name.h"
+#include "core/sink.h"
+
+namespace tk::analyses::fold {
+
+struct FoldOptions {
+  bool include_pid = false;  // --pid: root "comm-PID"
+  bool include_tid = false;  // --tid: root "comm-PID/TID" (wins over include_pid)
+  FrameNameOptions names;    // --kernel, --jit, --addrs (names.java is set per event)
+  // --event-filter: keep only this event type. Empty: the type of the first event seen, and
+  // FoldSink::first_filtered() names the first other type dropped.
+  std::string event_filter;
+  // Whether the input shows the PID. perf script's default header prints only the TID, and
+  // stackcollapse then shows the PID as "?" ("dd-?/29776"); text input shows "?" exactly when
+  // the header had one number. Set false for perf.data so it folds as its default
+  // `perf script` output would.
+  bool pid_shown = true;
+};
+
+// "cycles" and "cycles:u" are one event type for filtering ("cycles:u" is cycles counted in
+// user mode); "cycles:u" and "cycles:k" are not, nor are "cycles" and "instructions".
+bool SameEventType(std::string_view a, std::string_view b);
+
+class FoldSink final : public EventSink {
+ public:
+  explicit FoldSink(FoldOptions opt);
+
+  EventMask wants() const override { return EventMask::All(); }
+  absl::Status OnEvent(const Event& e) override;
+
+  // Fixes the default event type before any event arrives (a part of a split input: the
+  // first event of the whole input decides). Ignored when options set event_filter.
+  void SetDefaultType(std::string_view name);
+  // The event type kept: the filter, or the first type seen; empty before any event.
+  const std::string& event_type() const { return filter_; }
+  // The first event name dropped because the default type differs, or empty. stackcollapse
+  // prints "Filtering for events of type: NAME" with it.
+  const std::string& first_filtered() const { return first_filtered_; }
+
+  // Adds the stacks counted by `other` (folded with the same options).
+  void Merge(const FoldSink& other);
+  // Writes the folded lines sorted bytewise.
+  void Write(std::ostream& out) const;
+  size_t distinct_stacks() const { return stacks_.size(); }
+  const FoldOptions& options() const { return opt_; }
+
+ private:
+  bool Keep(std::string_view name);
+  void AppendRoot(const Event& e);
+
+  FoldOptions opt_;
+  std::string filter_;
+  bool defaulted_ = false;
+  std::string first_filtered_;
+  std::string key_;  // the stack being built, reused
+  absl::flat_hash_map<std::string, uint64_t> stacks_;
+};
+
+}  // namespace tk::analyses::fold
+
+#endif  // TK_ANALYSES_FOLD_FOLD_H_

@@ -1,0 +1,134 @@
+#include "analyses/fold/text_fold.h"
+
+#include <algorithm>
+#include <sstream>
+#include <thread>
+
+#include "core/input.h"
+#include "parsers/perf_script/perf_script_parser.h"
+
+namespace tk::analyses::fold {
+namespace {
+
+using parsers::perf_script::NewPerfScriptParser;
+using parsers::perf_script::PerfScriptOptions;
+
+bool IsStackEvent(EventKind k) {
+  return k != EventKind::kComm && k != EventKind::kFork && k != EventKind::kExit &&
+         k != EventKind::kLost;
+}
+
+// Stops the parse at the first event that has an event type: the one FoldSink would keep.
+class FirstTypeSink final : public EventSink {
+ public:
+  EventMask wants() const override { return EventMask::All().WithStacks(false); }
+  absl::Status OnEvent(const Event& e) override {
+    if (!IsStackEvent(e.kind()) || e.name.empty()) return absl::OkStatus();
+    name = std::string(e.name);
+    return absl::CancelledError("found");
+  }
+  std::string name;
+};
+
+// Forwards to a FoldSink and remembers the first and last timestamps (to check the order
+// across the cut).
+class SpanSink final : public EventSink {
+ public:
+  explicit SpanSink(FoldSink* fold) : fold_(fold) {}
+  EventMask wants() const override { return fold_->wants(); }
+  absl::Status OnEvent(const Event& e) override {
+    if (e.ts_ns >= 0) {
+      if (first < 0) first = e.ts_ns;
+      last = std::max(last, e.ts_ns);
+    }
+    return fold_->OnEvent(e);
+  }
+  int64_t first = -1, last = -1;
+
+ private:
+  FoldSink* fold_;
+};
+
+absl::Status ParseInto(std::string_view text, const std::string& name,
+                       const PerfScriptOptions& ps, EventSink& sink, Diagnostics& diag) {
+  std::unique_ptr<Input> in = Input::FromString(text, name);
+  return NewPerfScriptParser(ParseOptions{}, ps)->Parse(*in, sink, diag);
+}
+
+struct Part {
+  std::string_view text;
+  PerfScriptOptions ps;
+  std::ostringstream err;
+  absl::Status status;
+  int64_t first = -1, last = -1;
+  bool clean = false;
+};
+
+void RunPart(Part* p, const std::string& name, FoldSink* fold) {
+  Diagnostics diag(name, &p->err);
+  SpanSink span(fold);
+  p->status = ParseInto(p->text, name, p->ps, span, diag);
+  p->first = span.first;
+  p->last = span.last;
+  p->clean = p->status.ok() && diag.total_malformed() == 0 && diag.notes().empty();
+}
+
+}  // namespace
+
+size_t FindSplit(std::string_view text, size_t from) {
+  for (size_t p = text.find('\n', from); p != std::string_view::npos;
+       p = text.find('\n', p + 1)) {
+    size_t q = p + 1;
+    if (q < text.size() && text[q] == '\r') ++q;
+    if (q < text.size() && text[q] == '\n') return p + 1;
+  }
+  return std::string_view::npos;
+}
+
+absl::Status FoldText(std::string_view text, const std::string& name, const TextFoldOptions& opt,
+                      FoldSink& out, Diagnostics& diag) {
+  PerfScriptOptions seq;
+  seq.release_parsed_pages = opt.release_parsed_pages;
+  size_t cut = std::string_view::npos;
+  if (opt.threads >= 2 && text.size() >= opt.parallel_min_bytes && text.size() >= 2) {
+    cut = FindSplit(text, text.size() / 2);
+  }
+  if (cut == std::string_view::npos) return ParseInto(text, name, seq, out, diag);
+
+  // The default event type comes from the first event of the whole text.
+  std::string first_type;
+  if (out.event_type().empty()) {
+    std::ostringstream ignored;
+    Diagnostics quiet(name, &ignored);
+    FirstTypeSink first;
+    (void)ParseInto(text, name, PerfScriptOptions{}, first, quiet);
+    first_type = first.name;
+  }
+  FoldSink a(out.options()), b(out.options());
+  if (!first_type.empty()) {
+    a.SetDefaultType(first_type);
+    b.SetDefaultType(first_type);
+  }
+  Part pa, pb;
+  pa.text = text.substr(0, cut);
+  pa.ps = seq;
+  pb.text = text.substr(cut);
+  pb.ps = seq;
+  std::thread t([&] {
+    pb.ps.first_line = static_cast<uint64_t>(std::count(pa.text.begin(), pa.text.end(), '\n')) + 1;
+    RunPart(&pb, name, &b);
+  });
+  RunPart(&pa, name, &a);
+  t.join();
+  bool ordered = pa.last < 0 || pb.first < 0 || pa.last <= pb.first;
+  if (!pa.clean || !pb.clean || !ordered) {
+    // Something to report: fold again sequentially so messages are exactly a sequential run's.
+    // (Pages already released are read back from the page cache.)
+    return ParseInto(text, name, seq, out, diag);
+  }
+  out.Merge(a);
+  out.Merge(b);
+  return absl::OkStatus();
+}
+
+}  // namespace tk::analyses::fold

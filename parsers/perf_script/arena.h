@@ -1,0 +1,47 @@
+// Copies of lines that must outlive the LineReader's buffer (streamed input), in fixed
+// blocks that are reused after Reset(): no allocation per event in steady state.
+#ifndef TK_PARSERS_PERF_SCRIPT_ARENA_H_
+#define TK_PARSERS_PERF_SCRIPT_ARENA_H_
+
+#include <cstring>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace tk::parsers::perf_script {
+
+class Arena {
+ public:
+  std::string_view Copy(std::string_view s) {
+    if (s.size() > kBlock) {  // a huge line: its own block, freed at Reset
+      big_.emplace_back(new char[s.size()]);
+      std::memcpy(big_.back().get(), s.data(), s.size());
+      return {big_.back().get(), s.size()};
+    }
+    if (blocks_.empty() || pos_ + s.size() > kBlock) {
+      if (!blocks_.empty()) ++block_;
+      if (block_ == blocks_.size()) blocks_.emplace_back(new char[kBlock]);
+      pos_ = 0;
+    }
+    char* p = blocks_[block_].get() + pos_;
+    if (!s.empty()) std::memcpy(p, s.data(), s.size());
+    pos_ += s.size();
+    return {p, s.size()};
+  }
+  void Reset() {
+    block_ = 0;
+    pos_ = 0;
+    big_.clear();
+  }
+
+ private:
+  static constexpr size_t kBlock = 64 << 10;
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  std::vector<std::unique_ptr<char[]>> big_;
+  size_t block_ = 0;
+  size_t pos_ = 0;
+};
+
+}  // namespace tk::parsers::perf_script
+
+#endif  // TK_PARSERS_PERF_SCRIPT_ARENA_H_

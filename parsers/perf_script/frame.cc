@@ -1,0 +1,43 @@
+#include "parsers/perf_script/frame.h"
+
+#include "parsers/perf_script/text_util.h"
+
+namespace tk::parsers::perf_script {
+
+std::string_view StripOffset(std::string_view symbol) {
+  size_t at = symbol.rfind("+0x");
+  if (at == std::string_view::npos || at + 3 == symbol.size()) return symbol;
+  for (size_t i = at + 3; i < symbol.size(); ++i) {
+    if (HexValue(symbol[i]) < 0) return symbol;
+  }
+  return symbol.substr(0, at);
+}
+
+std::optional<Frame> ParseFrameLine(std::string_view line) {
+  std::string_view rest;
+  std::string_view addr = NextWord(line, &rest);
+  Frame f;
+  if (!ParseHex64(addr, &f.ip)) return std::nullopt;
+  rest = Trim(rest);
+  std::string_view symbol = rest;
+  if (!rest.empty() && rest.back() == ')') {
+    // Walk back to the "(" that opens the DSO: "(/tmp/libfoo.so (deleted))".
+    int depth = 0;
+    for (size_t i = rest.size(); i-- > 0;) {
+      char c = rest[i];
+      if (c == ')') {
+        ++depth;
+      } else if (c == '(' && --depth == 0) {
+        if (i == 0 || IsBlank(rest[i - 1])) {
+          f.dso = rest.substr(i + 1, rest.size() - i - 2);
+          symbol = TrimRight(rest.substr(0, i));
+        }
+        break;
+      }
+    }
+  }
+  f.symbol = StripOffset(symbol);
+  return f;
+}
+
+}  // namespace tk::parsers::perf_script
