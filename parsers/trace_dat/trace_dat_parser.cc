@@ -1,20 +1,215 @@
-// Placeholder until this reader lands: reports the format as not supported yet.
+// The trace.dat reader: metadata (trace_dat_file.h), per-CPU page streams (cpu_stream.h), a
+// min-heap merging them by timestamp, and TepDecoder for the records.
 #include "parsers/trace_dat/trace_dat_parser.h"
+
+#include <queue>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "core/absl_compat.h"
+#include "parsers/tep/byte_reader.h"
+#include "parsers/tep/tep_decoder.h"
+#include "parsers/trace_dat/cpu_stream.h"
+#include "parsers/trace_dat/trace_dat_file.h"
 
 namespace tk::parsers::trace_dat {
 namespace {
 
-class Unsupported final : public Parser {
+absl::Status Prefixed(const Input& in, const absl::Status& st) {
+  return absl::Status(st.code(), absl::StrCat(in.name(), ": ", st.message()));
+}
+
+// Remembers comms seen in events for pids the saved cmdlines lack.
+class CommTable {
  public:
-  absl::Status Parse(Input& in, EventSink&, Diagnostics&) override {
-    return absl::UnimplementedError(in.name() + ": offset 0: TraceDat input is not supported yet");
+  explicit CommTable(const absl::flat_hash_map<int32_t, std::string>* saved) : saved_(saved) {}
+
+  std::string_view Lookup(int32_t pid) const {
+    if (auto it = saved_->find(pid); it != saved_->end()) return it->second;
+    if (pid == 0) return "swapper";  // per-CPU idle tasks, named as perf names them
+    if (auto it = learned_.find(pid); it != learned_.end()) return it->second;
+    return {};
   }
+  void Learn(int32_t pid, std::string_view comm) {
+    if (pid <= 0 || comm.empty() || saved_->contains(pid)) return;
+    std::string& s = learned_[pid];
+    if (s != comm) s.assign(comm);
+  }
+  // Comms the event itself carries.
+  void LearnFrom(const Event& e) {
+    if (const auto* sw = std::get_if<SchedSwitch>(&e.body)) {
+      Learn(sw->prev_pid, sw->prev_comm);
+      Learn(sw->next_pid, sw->next_comm);
+    } else if (const auto* w = std::get_if<SchedWakeup>(&e.body)) {
+      Learn(w->pid, w->comm);
+    } else if (const auto* f = std::get_if<SchedFork>(&e.body)) {
+      Learn(f->child_pid, f->child_comm);
+    }
+  }
+
+ private:
+  const absl::flat_hash_map<int32_t, std::string>* saved_;
+  absl::flat_hash_map<int32_t, std::string> learned_;
 };
+
+class TraceDatParser final : public Parser {
+ public:
+  absl::Status Parse(Input& in, EventSink& sink, Diagnostics& diag) override;
+
+ private:
+  absl::Status Run(const TraceDatFile& f, std::string_view data, EventSink& sink,
+                   Diagnostics& diag);
+};
+
+absl::Status TraceDatParser::Parse(Input& in, EventSink& sink, Diagnostics& diag) {
+  if (absl::Status st = in.EnsureMapped(); !st.ok()) return st;
+  std::string_view data = *in.mapped();
+  absl::StatusOr<std::unique_ptr<TraceDatFile>> f = ReadTraceDat(data);
+  if (!f.ok()) return Prefixed(in, f.status());
+  absl::Status st = Run(**f, data, sink, diag);
+  if (!st.ok()) return st.message().rfind("offset ", 0) == 0 ? Prefixed(in, st) : st;
+  return sink.Finish();
+}
+
+absl::Status TraceDatParser::Run(const TraceDatFile& f, std::string_view data, EventSink& sink,
+                                 Diagnostics& diag) {
+  const Buffer* top = f.TopBuffer();
+  if (!top) return tep::ErrorAt(0, "no ring-buffer data in the file");
+  if (top->latency) {
+    return tep::ErrorAt(0, "latency-tracer (text) trace.dat data is not supported");
+  }
+  for (const Buffer& b : f.buffers) {
+    if (&b != top) {
+      diag.Note("instances skipped",
+                absl::StrCat("instance \"", b.name, "\" not read (tk reads the top buffer)"));
+    }
+  }
+  if (f.time_shift) {
+    diag.Note("time shift", "TIME_SHIFT (guest/host) timestamp correction not applied");
+  }
+  const int long_size = f.events->kernel_long_size();
+  std::vector<std::unique_ptr<CpuStream>> cpus;
+  for (const CpuData& c : top->cpus) {
+    cpus.push_back(std::make_unique<CpuStream>(data, c, top->page_size, top->compressed,
+                                               f.big_endian, long_size));
+  }
+  // Min-heap of (timestamp, stream index): lowest time first, ties to the lower CPU.
+  using Item = std::pair<uint64_t, size_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
+  for (size_t i = 0; i < cpus.size(); ++i) {
+    if (cpus[i]->Next()) heap.emplace(cpus[i]->ts(), i);
+  }
+  tep::TepDecoder decoder(f.events.get());
+  CommTable comms(&f.comms);
+  const EventMask mask = sink.wants();
+  std::vector<int64_t> lost(cpus.size(), 0);
+  std::vector<bool> lost_unknown(cpus.size(), false);
+  while (!heap.empty()) {
+    const size_t i = heap.top().second;
+    heap.pop();
+    CpuStream& s = *cpus[i];
+    const int64_t ts = f.ToNs(s.ts());
+    if (s.missed() != 0) {
+      if (s.missed() > 0) lost[i] += s.missed();
+      else lost_unknown[i] = true;
+      if (mask.Has(EventKind::kLost)) {
+        Event le;
+        le.ts_ns = ts;
+        le.cpu = s.cpu();
+        le.name = "lost";
+        le.body = Lost{Lost::Kind::kOverrun, static_cast<uint64_t>(std::max<int64_t>(0, s.missed()))};
+        if (absl::Status st = sink.OnEvent(le); !st.ok()) return st;
+      }
+    }
+    EventKind kind;
+    if (!decoder.Classify(s.raw(), &kind)) {
+      uint64_t id = s.raw().size() >= 2 ? tep::LoadUnsigned(s.raw().data(), 2, f.big_endian) : 0;
+      diag.Malformed("records of unknown event or too short", Diagnostics::Unit::kOffset,
+                     s.page_offset(),
+                     absl::StrCat("CPU ", s.cpu(), ": record of ", s.raw().size(),
+                                  " bytes, event id ", id, ", has no usable format"));
+    } else if (mask.Has(kind)) {
+      Event e;
+      e.ts_ns = ts;
+      e.cpu = s.cpu();
+      if (decoder.Decode(s.raw(), e)) {
+        comms.LearnFrom(e);
+        e.comm = comms.Lookup(e.tid);
+        if (absl::Status st = sink.OnEvent(e); !st.ok()) return st;
+      }
+    }
+    if (s.Next()) heap.emplace(s.ts(), i);
+  }
+  absl::Status first_error;
+  for (size_t i = 0; i < cpus.size(); ++i) {
+    const CpuStream& s = *cpus[i];
+    if (lost[i] || lost_unknown[i]) {
+      diag.Note(absl::StrCat("lost events CPU ", s.cpu()),
+                lost[i] ? absl::StrCat("CPU ", s.cpu(), ": ", lost[i],
+                                       " events lost (ring buffer overrun)",
+                                       lost_unknown[i] ? " and more uncounted" : "")
+                        : absl::StrCat("CPU ", s.cpu(), ": events lost (count not recorded)"),
+                lost[i]);
+    }
+    if (s.bad_pages()) {
+      for (uint64_t n = 0; n < s.bad_pages(); ++n) {
+        diag.Malformed("corrupt ring-buffer pages", Diagnostics::Unit::kOffset,
+                       s.first_bad_page_offset(), s.first_bad_page_problem());
+      }
+    }
+    if (!s.status().ok() && first_error.ok()) first_error = s.status();
+  }
+  return first_error;
+}
 
 }  // namespace
 
-absl::StatusOr<nlohmann::json> DescribeTraceDat(Input&) { return nlohmann::json::object(); }
+absl::StatusOr<nlohmann::json> DescribeTraceDat(Input& in) {
+  if (absl::Status st = in.EnsureMapped(); !st.ok()) return st;
+  std::string_view data = *in.mapped();
+  absl::StatusOr<std::unique_ptr<TraceDatFile>> fr = ReadTraceDat(data);
+  if (!fr.ok()) return Prefixed(in, fr.status());
+  const TraceDatFile& f = **fr;
+  nlohmann::json j = nlohmann::json::object();
+  j["trace_dat_version"] = f.version;
+  j["byte_order"] = f.big_endian ? "big-endian" : "little-endian";
+  j["long_size"] = f.long_size;
+  j["kernel_long_size"] = f.events->kernel_long_size();
+  j["page_size"] = f.page_size;
+  j["compression"] = f.compression == "none" ? std::string("none")
+                                             : f.compression + " " + f.compression_version;
+  j["clock"] = f.trace_clock;
+  if (f.cpu_count) j["cpus"] = f.cpu_count;
+  if (!f.uname.empty()) j["uname"] = f.uname;
+  if (!f.tracecmd_version.empty()) j["trace_cmd_version"] = f.tracecmd_version;
+  nlohmann::json buffers = nlohmann::json::array();
+  for (const Buffer& b : f.buffers) {
+    uint64_t bytes = 0;
+    for (const CpuData& c : b.cpus) bytes += c.size;
+    buffers.push_back({{"name", b.name.empty() ? "(top)" : b.name},
+                       {"clock", b.clock},
+                       {"kind", b.latency ? "latency" : "flyrecord"},
+                       {"cpus", b.cpus.size()},
+                       {"page_size", b.page_size},
+                       {"data_bytes", bytes},
+                       {"compressed", b.compressed}});
+  }
+  j["buffers"] = buffers;
+  nlohmann::json opts = nlohmann::json::array();
+  for (uint16_t id : f.options) opts.push_back(OptionName(id));
+  j["options"] = opts;
+  j["event_formats"] = f.event_formats;
+  j["ftrace_formats"] = f.ftrace_formats;
+  j["saved_cmdlines"] = f.comms.size();
+  j["kallsyms_bytes"] = f.kallsyms_bytes;
+  if (f.ts_offset) j["timestamp_offset_ns"] = f.ts_offset;
+  if (f.tsc_mult) j["tsc2nsec"] = {{"mult", f.tsc_mult}, {"shift", f.tsc_shift}};
+  return j;
+}
 
-std::unique_ptr<Parser> NewTraceDatParser(const ParseOptions&) { return std::make_unique<Unsupported>(); }
+std::unique_ptr<Parser> NewTraceDatParser(const ParseOptions&) {
+  return std::make_unique<TraceDatParser>();
+}
 
 }  // namespace tk::parsers::trace_dat
