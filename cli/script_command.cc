@@ -1,15 +1,50 @@
-// Placeholder until `tk script` lands.
+// tk script [--json] [--ns] [FILE|-]: every event in time order, as perf script prints it or as
+// JSON Lines (analyses/script/script.h has the shapes, event_fields.h the field keys).
+#include <cerrno>
+#include <iostream>
+
+#include "analyses/script/script.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "core/absl_compat.h"
+#include "core/input.h"
 
 namespace tk::cli {
 
 int RunScript(int argc, char** argv) {
-  CLI::App app("tk script: not implemented yet", "tk script");
+  CLI::App app(
+      "Print every event in time order: one line per event shaped like `perf script` "
+      "(tracepoint fields in the kernel's print format, samples with their stacks), or JSON "
+      "Lines with --json (keys ts, cpu, pid, tid, comm, event, fields; fields keyed by the "
+      "tracepoint format's field names, the same for every input format).",
+      "tk script");
   std::string path = "perf.data";
-  app.add_option("file", path, "Input file, - for stdin");
+  analyses::script::Options sopts;
+  bool ns = false;
+  ParseOptions popts;
+  app.add_option("file", path,
+                 "Input file (perf.data, trace.dat, perf script or ftrace text); - for stdin")
+      ->capture_default_str();
+  app.add_flag("--json", sopts.json, "JSON Lines: one object per event");
+  app.add_flag("--ns", ns, "Times with 9 decimals (nanoseconds) instead of 6");
+  app.add_flag("--show-task-events", sopts.show_task_events,
+               "Also print COMM/FORK/EXIT records (perf.data side-band), as perf script does");
+  AddSymbolOptions(app, &popts);
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
-  return Fail("script: not implemented yet", kExitUsage);
+  if (ns) sopts.time_digits = 9;
+
+  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
+  if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
+  analyses::script::ScriptSink sink(sopts, std::cout);
+  Diagnostics diag((*in)->name());
+  absl::Status st = ParseInput(**in, popts, sink, diag);
+  if (!st.ok() && absl::IsCancelled(st) && !std::cout) {
+    // The output failed (sink's only error): a closed pipe (`tk script | head`) is success.
+    return errno == EPIPE ? kExitOk : Fail("error writing output", kExitUsage);
+  }
+  diag.PrintSummary();
+  if (!st.ok()) return Fail(SV(st.message()), kExitData);
+  return FinishOutput(std::cout);
 }
 
 }  // namespace tk::cli

@@ -1,18 +1,137 @@
-// Placeholder until this reader lands: reports the format as not supported yet.
+// The ftrace text reader: /sys/kernel/tracing/trace (any column options) and `trace-cmd report`
+// (plugin and -R forms). Lines are streamed (core/line_reader.h); line_parser.cc splits them,
+// tp_text decodes the event text. Both outputs are already merged across CPUs by time, so the
+// reader only verifies the order: lines whose time goes back are counted and passed on as
+// they are (reordering would need unbounded buffering).
 #include "parsers/ftrace_text/ftrace_text_parser.h"
+
+#include "absl/strings/str_cat.h"
+#include "core/absl_compat.h"
+#include "core/line_reader.h"
+#include "parsers/ftrace_text/line_parser.h"
+#include "parsers/tp_text/tp_text.h"
 
 namespace tk::parsers::ftrace_text {
 namespace {
 
-class Unsupported final : public Parser {
+// A line for a message: at most 100 bytes, quoted.
+std::string Quote(std::string_view line) {
+  if (line.size() > 100) return absl::StrCat("\"", AV(line.substr(0, 100)), "...\"");
+  return absl::StrCat("\"", AV(line), "\"");
+}
+
+class FtraceTextParser final : public Parser {
  public:
-  absl::Status Parse(Input& in, EventSink&, Diagnostics&) override {
-    return absl::UnimplementedError(in.name() + ": offset 0: FtraceText input is not supported yet");
-  }
+  absl::Status Parse(Input& in, EventSink& sink, Diagnostics& diag) override;
+
+ private:
+  // Handles a line that is not an event; false when it is not a known header either.
+  absl::Status NonEventLine(std::string_view line, uint64_t line_no, EventSink& sink,
+                            Diagnostics& diag, bool* known);
+  absl::Status EmitLost(tk::Lost::Kind kind, int32_t cpu, uint64_t count, EventSink& sink);
+
+  tp_text::TracepointTextDecoder decoder_;
+  EventMask mask_;
 };
+
+absl::Status FtraceTextParser::EmitLost(tk::Lost::Kind kind, int32_t cpu, uint64_t count,
+                                    EventSink& sink) {
+  if (!mask_.Has(EventKind::kLost)) return absl::OkStatus();
+  Event e;
+  e.cpu = cpu;
+  e.name = "lost";
+  e.body = tk::Lost{kind, count};
+  return sink.OnEvent(e);
+}
+
+absl::Status FtraceTextParser::NonEventLine(std::string_view line, uint64_t line_no,
+                                            EventSink& sink, Diagnostics& diag, bool* known) {
+  *known = true;
+  if (std::optional<LostLine> l = ParseLostLine(line)) {
+    diag.Note("lost events", l->count
+                                 ? absl::StrCat("CPU ", l->cpu, ": ", l->count, " events lost (line ",
+                                                line_no, ")")
+                                 : absl::StrCat("CPU ", l->cpu, ": events lost (line ", line_no, ")"),
+              l->count ? l->count : 1);
+    return EmitLost(tk::Lost::Kind::kLost, l->cpu, l->count, sink);
+  }
+  std::optional<HeaderLine> h = ParseHeaderLine(line);
+  if (!h) {
+    *known = false;
+    return absl::OkStatus();
+  }
+  if (h->kind == HeaderLine::Kind::kEntries && h->b > h->a) {
+    // "# entries-in-buffer/entries-written: 1000/1500": the ring buffer overwrote 500 events.
+    uint64_t lost = h->b - h->a;
+    diag.Note("overwritten events",
+              absl::StrCat(lost, " events overwritten in the ring buffer (entries-written ", h->b,
+                           ", in buffer ", h->a, ")"),
+              lost);
+    return EmitLost(tk::Lost::Kind::kOverrun, -1, lost, sink);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FtraceTextParser::Parse(Input& in, EventSink& sink, Diagnostics& diag) {
+  mask_ = sink.wants();
+  LineReader reader(in);
+  std::string_view line;
+  int64_t last_ts = -1;
+  uint64_t unordered = 0, first_unordered = 0;
+  while (reader.Next(&line)) {
+    if (line.empty()) continue;
+    uint64_t line_no = reader.line_number();
+    std::optional<EventLine> ev;
+    if (line[0] != '#') ev = ParseEventLine(line);
+    if (!ev) {
+      bool known = false;
+      if (absl::Status st = NonEventLine(line, line_no, sink, diag, &known); !st.ok()) return st;
+      if (!known) {
+        diag.Malformed("malformed lines", Diagnostics::Unit::kLine, line_no,
+                       absl::StrCat("not an ftrace event line: ", Quote(line)));
+      }
+      continue;
+    }
+    if (ev->ts_ns < last_ts) {
+      if (unordered++ == 0) first_unordered = line_no;
+    } else {
+      last_ts = ev->ts_ns;
+    }
+    Event e;
+    e.ts_ns = ev->ts_ns;
+    e.cpu = ev->cpu;
+    e.tid = ev->tid;
+    e.pid = ev->tgid;
+    e.comm = ev->comm;
+    if (ev->name.empty()) {
+      // A function tracer line: "mutex_unlock <-unix_stream_recvmsg".
+      if (!mask_.Has(EventKind::kGeneric)) continue;
+      e.name = "ftrace:function";
+      e.body = Generic{{}, ev->text};
+    } else {
+      if (!mask_.Has(tp_text::TracepointTextDecoder::KindOf(ev->name))) continue;
+      if (!decoder_.Decode(ev->name, ev->text, e)) {
+        diag.Malformed("undecodable event texts", Diagnostics::Unit::kLine, line_no,
+                       absl::StrCat("cannot decode ", AV(e.name), ": ", Quote(ev->text)));
+        continue;
+      }
+    }
+    if (absl::Status st = sink.OnEvent(e); !st.ok()) return st;
+  }
+  if (!reader.status().ok()) return reader.status();
+  if (unordered > 0) {
+    diag.Note("out-of-order lines",
+              absl::StrCat(unordered, " lines with a timestamp earlier than the line before (first at line ",
+                           first_unordered, "); passed on unsorted"),
+              unordered);
+  }
+  return sink.Finish();
+}
 
 }  // namespace
 
-std::unique_ptr<Parser> NewFtraceTextParser(const ParseOptions&) { return std::make_unique<Unsupported>(); }
+std::unique_ptr<Parser> NewFtraceTextParser(const ParseOptions&) {
+  return std::make_unique<FtraceTextParser>();
+}
 
 }  // namespace tk::parsers::ftrace_text

@@ -1,0 +1,260 @@
+// The print formats rendered here are the kernel's (include/trace/events/sched.h, block.h) as
+// of 6.18, with libtraceevent's rendering of what it cannot evaluate: the 6.11+ ioprio class
+// symbol (IOPRIO_CLASS_BE) comes out as its number, "0x2,0,4", exactly as perf script shows it.
+// Fields a source did not have are left out (3.x block events have no ioprio; 6.8+
+// sched_stat_runtime has no vruntime).
+#include "analyses/script/event_text.h"
+
+#include <charconv>
+
+namespace tk::analyses::script {
+namespace {
+
+void Kv(std::string_view key, std::string_view v, std::string* out) {
+  out->append(key);
+  out->push_back('=');
+  out->append(v);
+}
+void KvInt(std::string_view key, int64_t v, std::string* out) {
+  out->append(key);
+  out->push_back('=');
+  AppendInt(v, out);
+}
+void KvUint(std::string_view key, uint64_t v, std::string* out) {
+  out->append(key);
+  out->push_back('=');
+  AppendUint(v, out);
+}
+
+void Dev(uint32_t major, uint32_t minor, std::string* out) {
+  AppendUint(major, out);
+  out->push_back(',');
+  AppendUint(minor, out);
+}
+
+void AppendHex(uint64_t v, std::string* out) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v, 16);
+  out->append("0x");
+  out->append(buf, r.ptr);
+}
+
+// "SECTOR + NR" and, for 6.11+ sources, " 0x2,0,4".
+void SectorCount(const BlockRq& b, bool ioprio, std::string* out) {
+  AppendUint(b.sector, out);
+  out->append(" + ");
+  AppendUint(b.nr_sector, out);
+  if (ioprio && b.ioprio >= 0) {
+    out->push_back(' ');
+    AppendHex(static_cast<uint32_t>(b.ioprio) >> 13 & 7, out);
+    out->push_back(',');
+    AppendUint(static_cast<uint32_t>(b.ioprio) >> 3 & 1023, out);
+    out->push_back(',');
+    AppendUint(static_cast<uint32_t>(b.ioprio) & 7, out);
+  }
+}
+
+void Bracket(std::string_view s, std::string* out) {
+  out->append(" [");
+  out->append(s);
+  out->push_back(']');
+}
+
+void BlockText(const BlockRq& b, std::string* out) {
+  switch (b.stage) {
+    case BlockStage::kPlug:
+      out->push_back('[');
+      out->append(b.comm);
+      out->push_back(']');
+      return;
+    case BlockStage::kUnplug:
+      out->push_back('[');
+      out->append(b.comm);
+      out->append("] ");
+      AppendUint(b.nr_rq, out);
+      return;
+    case BlockStage::kDirtyBuffer:
+      Dev(b.major, b.minor, out);
+      out->push_back(' ');
+      KvUint("sector", b.sector, out);
+      out->push_back(' ');
+      KvUint("size", b.bytes, out);
+      return;
+    default:
+      break;
+  }
+  Dev(b.major, b.minor, out);
+  out->push_back(' ');
+  out->append(b.rwbs.ToString());
+  out->push_back(' ');
+  switch (b.stage) {
+    case BlockStage::kInsert:
+    case BlockStage::kIssue:
+    case BlockStage::kRqMerge:
+    case BlockStage::kIoStart:
+    case BlockStage::kIoDone:
+      // "%u (%s) %llu + %u %s,%u,%u [%s]": bytes, the (empty) cmd, ...
+      AppendUint(b.bytes, out);
+      out->append(" () ");
+      SectorCount(b, true, out);
+      Bracket(b.comm, out);
+      return;
+    case BlockStage::kComplete:
+    case BlockStage::kRequeue:
+      out->append("() ");
+      SectorCount(b, true, out);
+      out->append(" [");
+      AppendInt(b.error, out);
+      out->push_back(']');
+      return;
+    case BlockStage::kBioComplete:
+      SectorCount(b, false, out);
+      out->append(" [");
+      AppendInt(b.error, out);
+      out->push_back(']');
+      return;
+    case BlockStage::kBioRemap:
+    case BlockStage::kRqRemap:
+      SectorCount(b, false, out);
+      out->append(" <- (");
+      Dev(b.old_major, b.old_minor, out);
+      out->append(") ");
+      AppendUint(b.old_sector, out);
+      return;
+    case BlockStage::kSplit:
+      AppendUint(b.sector, out);
+      out->append(" / ");
+      AppendUint(b.old_sector, out);
+      Bracket(b.comm, out);
+      return;
+    default:
+      SectorCount(b, false, out);
+      Bracket(b.comm, out);
+      return;
+  }
+}
+
+}  // namespace
+
+void AppendInt(int64_t v, std::string* out) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out->append(buf, r.ptr);
+}
+
+void AppendUint(uint64_t v, std::string* out) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out->append(buf, r.ptr);
+}
+
+void AppendEventText(const Event& e, std::string* out) {
+  switch (e.kind()) {
+    case EventKind::kSchedSwitch: {
+      const auto& s = std::get<SchedSwitch>(e.body);
+      Kv("prev_comm", s.prev_comm, out);
+      out->push_back(' ');
+      KvInt("prev_pid", s.prev_pid, out);
+      out->push_back(' ');
+      KvInt("prev_prio", s.prev_prio, out);
+      out->push_back(' ');
+      Kv("prev_state", s.prev_state.ToString(), out);
+      out->append(" ==> ");
+      Kv("next_comm", s.next_comm, out);
+      out->push_back(' ');
+      KvInt("next_pid", s.next_pid, out);
+      out->push_back(' ');
+      KvInt("next_prio", s.next_prio, out);
+      return;
+    }
+    case EventKind::kSchedWakeup: {
+      const auto& w = std::get<SchedWakeup>(e.body);
+      Kv("comm", w.comm, out);
+      out->push_back(' ');
+      KvInt("pid", w.pid, out);
+      out->push_back(' ');
+      KvInt("prio", w.prio, out);
+      if (w.success != 1) {
+        out->push_back(' ');
+        KvInt("success", w.success, out);
+      }
+      if (w.target_cpu >= 0) {
+        // target_cpu=%03d
+        out->append(" target_cpu=");
+        if (w.target_cpu < 100) out->push_back('0');
+        if (w.target_cpu < 10) out->push_back('0');
+        AppendInt(w.target_cpu, out);
+      }
+      return;
+    }
+    case EventKind::kSchedMigrate: {
+      const auto& m = std::get<SchedMigrate>(e.body);
+      Kv("comm", m.comm, out);
+      out->push_back(' ');
+      KvInt("pid", m.pid, out);
+      out->push_back(' ');
+      KvInt("prio", m.prio, out);
+      out->push_back(' ');
+      KvInt("orig_cpu", m.orig_cpu, out);
+      out->push_back(' ');
+      KvInt("dest_cpu", m.dest_cpu, out);
+      return;
+    }
+    case EventKind::kSchedStat: {
+      const auto& s = std::get<SchedStat>(e.body);
+      Kv("comm", s.comm, out);
+      out->push_back(' ');
+      KvInt("pid", s.pid, out);
+      out->push_back(' ');
+      KvUint(s.which == SchedStat::Which::kRuntime ? "runtime" : "delay", s.delay_ns, out);
+      out->append(" [ns]");
+      if (s.which == SchedStat::Which::kRuntime && s.vruntime) {
+        out->push_back(' ');
+        KvUint("vruntime", s.vruntime, out);
+        out->append(" [ns]");
+      }
+      return;
+    }
+    case EventKind::kSchedFork: {
+      const auto& f = std::get<SchedFork>(e.body);
+      Kv("comm", f.parent_comm, out);
+      out->push_back(' ');
+      KvInt("pid", f.parent_pid, out);
+      out->push_back(' ');
+      Kv("child_comm", f.child_comm, out);
+      out->push_back(' ');
+      KvInt("child_pid", f.child_pid, out);
+      return;
+    }
+    case EventKind::kSchedExit: {
+      const auto& x = std::get<SchedExit>(e.body);
+      Kv("comm", x.comm, out);
+      out->push_back(' ');
+      KvInt("pid", x.pid, out);
+      out->push_back(' ');
+      KvInt("prio", x.prio, out);
+      return;
+    }
+    case EventKind::kBlockRq:
+      BlockText(std::get<BlockRq>(e.body), out);
+      return;
+    case EventKind::kGeneric: {
+      const auto& g = std::get<Generic>(e.body);
+      if (!g.text.empty()) {
+        out->append(g.text);
+        return;
+      }
+      bool first = true;
+      for (const Field& f : g.fields) {
+        if (!first) out->push_back(' ');
+        first = false;
+        Kv(f.name, f.value, out);
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+}  // namespace tk::analyses::script

@@ -1,0 +1,279 @@
+#include "analyses/script/script.h"
+
+#include <charconv>
+#include <ostream>
+
+#include "analyses/script/event_text.h"
+#include "analyses/script/json_writer.h"
+
+namespace tk::analyses::script {
+namespace {
+
+constexpr size_t kFlushBytes = 1 << 16;
+
+// "SECONDS.FRACTION" with `digits` decimals (truncated, as perf script), seconds right-aligned
+// in 5 columns for text.
+void AppendTime(int64_t ns, int digits, bool pad, std::string* out) {
+  if (ns < 0) {
+    out->append(pad ? "   -1" : "-1");
+    return;
+  }
+  uint64_t sec = static_cast<uint64_t>(ns) / 1000000000u;
+  uint64_t frac = static_cast<uint64_t>(ns) % 1000000000u;
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, sec);
+  size_t n = r.ptr - buf;
+  if (pad && n < 5) out->append(5 - n, ' ');
+  out->append(buf, n);
+  out->push_back('.');
+  for (int i = 0; i < 9 - digits; ++i) frac /= 10;
+  char fbuf[9];
+  for (int i = digits - 1; i >= 0; --i) {
+    fbuf[i] = static_cast<char>('0' + frac % 10);
+    frac /= 10;
+  }
+  out->append(fbuf, digits);
+}
+
+void PadLeft(std::string_view s, size_t width, std::string* out) {
+  if (s.size() < width) out->append(width - s.size(), ' ');
+  out->append(s);
+}
+
+void AppendHexIp(uint64_t ip, std::string* out) {
+  char buf[20];
+  auto r = std::to_chars(buf, buf + sizeof buf, ip, 16);
+  out->append(buf, r.ptr);
+}
+
+std::string_view LostKindName(Lost::Kind k) {
+  switch (k) {
+    case Lost::Kind::kLost: return "lost";
+    case Lost::Kind::kLostSamples: return "lost_samples";
+    case Lost::Kind::kOverrun: return "overrun";
+    case Lost::Kind::kThrottle: return "throttle";
+    case Lost::Kind::kUnthrottle: return "unthrottle";
+  }
+  return "lost";
+}
+
+bool IsSideBand(EventKind k) {
+  return k == EventKind::kComm || k == EventKind::kFork || k == EventKind::kExit;
+}
+
+}  // namespace
+
+EventMask ScriptSink::wants() const {
+  EventMask m = EventMask::All();
+  return m;
+}
+
+absl::Status ScriptSink::OnEvent(const Event& e) {
+  if (IsSideBand(e.kind()) && !opts_.show_task_events) return absl::OkStatus();
+  ++events_;
+  if (opts_.json) {
+    Json(e);
+  } else {
+    Text(e);
+  }
+  if (buf_.size() >= kFlushBytes) return Flush();
+  return absl::OkStatus();
+}
+
+absl::Status ScriptSink::Flush() {
+  out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+  buf_.clear();
+  if (!out_) return absl::CancelledError("error writing output");
+  return absl::OkStatus();
+}
+
+absl::Status ScriptSink::Finish() { return Flush(); }
+
+// Side-band records, as perf script --show-task-events prints them:
+//   PERF_RECORD_COMM: dd:9615/9615      PERF_RECORD_FORK(9616:9616):(9615:9615)
+static void SideBandText(const Event& e, std::string* out) {
+  auto ids = [&](int32_t pid, int32_t tid, int32_t ppid, int32_t ptid) {
+    out->push_back('(');
+    AppendInt(pid, out);
+    out->push_back(':');
+    AppendInt(tid, out);
+    out->append("):(");
+    AppendInt(ppid, out);
+    out->push_back(':');
+    AppendInt(ptid, out);
+    out->push_back(')');
+  };
+  if (const auto* c = std::get_if<Comm>(&e.body)) {
+    out->append(c->exec ? "PERF_RECORD_COMM exec: " : "PERF_RECORD_COMM: ");
+    out->append(c->comm);
+    out->push_back(':');
+    AppendInt(c->pid, out);
+    out->push_back('/');
+    AppendInt(c->tid, out);
+  } else if (const auto* f = std::get_if<Fork>(&e.body)) {
+    out->append("PERF_RECORD_FORK");
+    ids(f->pid, f->tid, f->ppid, f->ptid);
+  } else if (const auto* x = std::get_if<Exit>(&e.body)) {
+    out->append("PERF_RECORD_EXIT");
+    ids(x->pid, x->tid, x->ppid, x->ptid);
+  }
+}
+
+void ScriptSink::Text(const Event& e) {
+  PadLeft(e.comm, 16, &buf_);
+  buf_.push_back(' ');
+  char num[16];
+  auto r = std::to_chars(num, num + sizeof num, e.tid);
+  PadLeft(std::string_view(num, r.ptr - num), 5, &buf_);
+  if (e.cpu >= 0) {
+    buf_.append(" [");
+    if (e.cpu < 100) buf_.push_back('0');
+    if (e.cpu < 10) buf_.push_back('0');
+    AppendInt(e.cpu, &buf_);
+    buf_.push_back(']');
+  }
+  buf_.push_back(' ');
+  AppendTime(e.ts_ns, opts_.time_digits, true, &buf_);
+  buf_.append(": ");
+  switch (e.kind()) {
+    case EventKind::kSample: {
+      if (e.has_period) {
+        r = std::to_chars(num, num + sizeof num, e.period);
+        PadLeft(std::string_view(num, r.ptr - num), 10, &buf_);
+        buf_.push_back(' ');
+      }
+      buf_.append(e.name);
+      buf_.push_back(':');
+      break;
+    }
+    case EventKind::kComm:
+    case EventKind::kFork:
+    case EventKind::kExit:
+      SideBandText(e, &buf_);
+      break;
+    case EventKind::kLost: {
+      const auto& l = std::get<Lost>(e.body);
+      buf_.append("lost: kind=");
+      buf_.append(LostKindName(l.kind));
+      buf_.append(" count=");
+      AppendUint(l.count, &buf_);
+      break;
+    }
+    default:
+      buf_.append(e.name);
+      buf_.append(": ");
+      AppendEventText(e, &buf_);
+      break;
+  }
+  // The stack, leaf first, one frame per line and a blank line after (perf script -g).
+  if (!e.stack.empty()) {
+    buf_.push_back('\n');
+    for (const Frame& f : e.stack) {
+      buf_.push_back('\t');
+      r = std::to_chars(num, num + sizeof num, f.ip, 16);
+      PadLeft(std::string_view(num, r.ptr - num), 16, &buf_);
+      buf_.push_back(' ');
+      buf_.append(f.symbol);
+      buf_.append(" (");
+      buf_.append(f.dso);
+      buf_.append(")\n");
+    }
+  }
+  buf_.push_back('\n');
+}
+
+void ScriptSink::Json(const Event& e) {
+  buf_.append("{\"ts\":");
+  AppendInt(e.ts_ns, &buf_);
+  buf_.append(",\"cpu\":");
+  AppendInt(e.cpu, &buf_);
+  buf_.append(",\"pid\":");
+  AppendInt(e.pid, &buf_);
+  buf_.append(",\"tid\":");
+  AppendInt(e.tid, &buf_);
+  buf_.append(",\"comm\":");
+  AppendJsonString(e.comm, &buf_);
+  buf_.append(",\"event\":");
+  const auto* lost = std::get_if<Lost>(&e.body);
+  if (lost) {
+    AppendJsonString("lost", &buf_);
+  } else if (IsSideBand(e.kind())) {
+    AppendJsonString(e.kind() == EventKind::kComm   ? "PERF_RECORD_COMM"
+                     : e.kind() == EventKind::kFork ? "PERF_RECORD_FORK"
+                                                    : "PERF_RECORD_EXIT",
+                     &buf_);
+  } else {
+    AppendJsonString(e.name, &buf_);
+  }
+  if (e.kind() == EventKind::kSample || e.has_period) {
+    buf_.append(",\"period\":");
+    AppendUint(e.period, &buf_);
+  }
+  buf_.append(",\"fields\":{");
+  if (lost) {
+    buf_.append("\"kind\":");
+    AppendJsonString(LostKindName(lost->kind), &buf_);
+    buf_.append(",\"count\":");
+    AppendUint(lost->count, &buf_);
+  } else if (const auto* c = std::get_if<Comm>(&e.body)) {
+    buf_.append("\"pid\":");
+    AppendInt(c->pid, &buf_);
+    buf_.append(",\"tid\":");
+    AppendInt(c->tid, &buf_);
+    buf_.append(",\"comm\":");
+    AppendJsonString(c->comm, &buf_);
+    buf_.append(c->exec ? ",\"exec\":true" : ",\"exec\":false");
+  } else if (e.kind() == EventKind::kFork || e.kind() == EventKind::kExit) {
+    const Fork f = e.kind() == EventKind::kFork
+                       ? std::get<Fork>(e.body)
+                       : Fork{std::get<Exit>(e.body).pid, std::get<Exit>(e.body).ppid,
+                              std::get<Exit>(e.body).tid, std::get<Exit>(e.body).ptid};
+    buf_.append("\"pid\":");
+    AppendInt(f.pid, &buf_);
+    buf_.append(",\"ppid\":");
+    AppendInt(f.ppid, &buf_);
+    buf_.append(",\"tid\":");
+    AppendInt(f.tid, &buf_);
+    buf_.append(",\"ptid\":");
+    AppendInt(f.ptid, &buf_);
+  } else {
+    fields_.Fill(e);
+    bool first = true;
+    for (const FieldValue& f : fields_.fields()) {
+      if (!first) buf_.push_back(',');
+      first = false;
+      AppendJsonString(f.name, &buf_);
+      buf_.push_back(':');
+      switch (f.type) {
+        case FieldValue::Type::kInt: AppendInt(f.i, &buf_); break;
+        case FieldValue::Type::kUint: AppendUint(f.u, &buf_); break;
+        case FieldValue::Type::kString: AppendJsonString(f.s, &buf_); break;
+        case FieldValue::Type::kNumberText: AppendJsonNumberText(f.s, &buf_); break;
+      }
+    }
+  }
+  buf_.push_back('}');
+  if (const auto* g = std::get_if<Generic>(&e.body); g && g->fields.empty() && !g->text.empty()) {
+    buf_.append(",\"text\":");  // free text without key=value fields
+    AppendJsonString(g->text, &buf_);
+  }
+  if (!e.stack.empty()) {
+    buf_.append(",\"stack\":[");
+    bool first = true;
+    for (const Frame& f : e.stack) {
+      if (!first) buf_.push_back(',');
+      first = false;
+      buf_.append("{\"ip\":\"");
+      AppendHexIp(f.ip, &buf_);
+      buf_.append("\",\"symbol\":");
+      AppendJsonString(f.symbol, &buf_);
+      buf_.append(",\"dso\":");
+      AppendJsonString(f.dso, &buf_);
+      buf_.push_back('}');
+    }
+    buf_.push_back(']');
+  }
+  buf_.append("}\n");
+}
+
+}  // namespace tk::analyses::script
