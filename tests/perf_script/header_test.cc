@@ -1,0 +1,159 @@
+// The header-line decoder: every header shape of SEMANTICS.md §1 and perf's side-band lines.
+#include "parsers/perf_script/header.h"
+
+#include "gtest/gtest.h"
+
+namespace tk::parsers::perf_script {
+namespace {
+
+TEST(Header, CpuPeriodModifiers) {
+  auto h = ParseHeader("swapper     0 [000]   267.436250:      50000 cpu-clock:pppH:");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->comm, "swapper");
+  EXPECT_EQ(h->pid, -1);
+  EXPECT_EQ(h->tid, 0);
+  EXPECT_EQ(h->cpu, 0);
+  EXPECT_EQ(h->ts_ns, 267436250000);
+  EXPECT_TRUE(h->has_period);
+  EXPECT_EQ(h->period, 50000u);
+  EXPECT_EQ(h->event, "cpu-clock:pppH");
+  EXPECT_EQ(h->rest, "");
+}
+
+TEST(Header, NoCpuNoPeriod) {
+  auto h = ParseHeader("java 25607 4794564.109216: cycles:");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->comm, "java");
+  EXPECT_EQ(h->tid, 25607);
+  EXPECT_EQ(h->cpu, -1);
+  EXPECT_EQ(h->ts_ns, 4794564109216000);
+  EXPECT_FALSE(h->has_period);
+  EXPECT_EQ(h->period, 1u);
+  EXPECT_EQ(h->event, "cycles");
+}
+
+TEST(Header, NanosecondTimestamp) {
+  auto h = ParseHeader("bash 1234 [003] 4794564.109216123: 1 cycles:u:");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->ts_ns, 4794564109216123);
+  EXPECT_EQ(h->event, "cycles:u");
+}
+
+TEST(Header, CommWithSpacesAndPidTid) {
+  auto h = ParseHeader("V8 WorkerThread 24636/25607 [000] 94564.109216: 100 cycles:");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->comm, "V8 WorkerThread");
+  EXPECT_EQ(h->pid, 24636);
+  EXPECT_EQ(h->tid, 25607);
+  EXPECT_EQ(h->period, 100u);
+}
+
+TEST(Header, CommHoldingANumber) {
+  // The first all-digit word is not the PID when the rest does not fit a header.
+  auto h = ParseHeader("GC Thread 2 1234 [001] 10.000001: cycles:");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->comm, "GC Thread 2");
+  EXPECT_EQ(h->tid, 1234);
+}
+
+TEST(Header, OneCharacterComm) {
+  auto h = ParseHeader("a 77 [001] 1.5: 3 cycles:");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->comm, "a");
+  EXPECT_EQ(h->tid, 77);
+  EXPECT_EQ(h->ts_ns, 1500000000);
+}
+
+TEST(Header, UnknownTaskMinusOne) {
+  auto h = ParseHeader(":-1    -1 [000]   267.889726:      50000 cpu-clock:pppH:");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->comm, ":-1");
+  EXPECT_EQ(h->tid, -1);
+  EXPECT_EQ(h->pid, -1);
+  EXPECT_EQ(h->period, 50000u);
+  EXPECT_EQ(h->cpu, 0);
+}
+
+TEST(Header, RightAlignedComm) {
+  auto h = ParseHeader("             :-1    -1 [012] 7371180.979822:       sched:sched_waking: "
+                       "comm=migration/2 pid=25 prio=0 target_cpu=002");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->comm, ":-1");
+  EXPECT_EQ(h->event, "sched:sched_waking");
+  EXPECT_EQ(h->rest, "comm=migration/2 pid=25 prio=0 target_cpu=002");
+}
+
+TEST(Header, NoTimestamp) {
+  auto h = ParseHeader("java 19983 cycles:");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->ts_ns, -1);
+  EXPECT_EQ(h->event, "cycles");
+}
+
+TEST(Header, StackOnHeaderLine) {
+  auto h = ParseHeader(
+      "false 64414 20110.539270:      34467 cycles:u:  ffffffff9aa3c8de [unknown] ([unknown])");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->event, "cycles:u");
+  EXPECT_EQ(h->rest, "ffffffff9aa3c8de [unknown] ([unknown])");
+  EXPECT_EQ(h->period, 34467u);
+}
+
+TEST(Header, TracepointFields) {
+  auto h = ParseHeader(
+      "perf 123 [000] 1.000000: sched:sched_switch: prev_comm=perf prev_pid=123 prev_prio=120 "
+      "prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->event, "sched:sched_switch");
+  EXPECT_TRUE(h->rest.starts_with("prev_comm=perf"));
+  EXPECT_FALSE(h->has_period);
+}
+
+TEST(Header, TrailingSpaceAndCr) {
+  auto h = ParseHeader("dd 29776 666709.771979:   10101010 cpu-clock: \r");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->event, "cpu-clock");
+  EXPECT_EQ(h->rest, "");
+}
+
+TEST(Header, SideBand) {
+  auto c = ParseHeader("sh  9292   762.349658: PERF_RECORD_COMM exec: sh:9292/9292");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->side, SideBand::kComm);
+  EXPECT_TRUE(c->exec);
+  EXPECT_EQ(c->side_comm, "sh");
+  EXPECT_EQ(c->other_tid, 9292);
+  auto f = ParseHeader("sh  9292   762.351300: PERF_RECORD_FORK(9294:9294):(9292:9292)");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->side, SideBand::kFork);
+  EXPECT_EQ(f->pid, 9294);
+  EXPECT_EQ(f->other_pid, 9292);
+  auto l = ParseHeader("perf 1 [002] 5.000000: PERF_RECORD_LOST lost 25");
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->side, SideBand::kLost);
+  EXPECT_EQ(l->lost, 25u);
+  auto m = ParseHeader("sh  9292   762.349698: PERF_RECORD_MMAP2 9292/9292: [0x5(0x1) @ 0x4]: r-xp /x");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->side, SideBand::kOther);
+  auto cpu = ParseHeader("CPU 3: 12 events lost");
+  ASSERT_TRUE(cpu);
+  EXPECT_EQ(cpu->side, SideBand::kLost);
+  EXPECT_EQ(cpu->cpu, 3);
+  EXPECT_EQ(cpu->lost, 12u);
+}
+
+TEST(Header, NotHeaders) {
+  EXPECT_FALSE(ParseHeader(""));
+  EXPECT_FALSE(ParseHeader("   "));
+  EXPECT_FALSE(ParseHeader("# cmdline : /usr/bin/perf record -g"));
+  EXPECT_FALSE(ParseHeader("\tffffffff821f2c2b pv_native_safe_halt+0xb ([kernel.kallsyms])"));
+  EXPECT_FALSE(ParseHeader("ffffffff8103d0ca native_write_msr_safe ([kernel.kallsyms])"));
+  EXPECT_FALSE(ParseHeader("          400530 main 12 (/tmp/a.out)"));
+  EXPECT_FALSE(ParseHeader("THIS_IS_A_WEIRD_LINE"));
+  EXPECT_FALSE(ParseHeader("java 123"));                       // neither time nor event
+  EXPECT_FALSE(ParseHeader("java 123 [000] 1.x: cycles:"));    // bad time
+  EXPECT_FALSE(ParseHeader("java 99999999999 1.0: cycles:"));  // tid overflows
+}
+
+}  // namespace
+}  // namespace tk::parsers::perf_script
