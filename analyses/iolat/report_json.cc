@@ -1,0 +1,180 @@
+// JSON iolat output. The report's shape (issue 6):
+//   {"devices": [{"dev": "7,0", "mount": "/tmp/m", "fstype": "ext4", "mount_options": "rw,sync",
+//     "requests": 80, "writes": 64, "write_bytes": 4194304, "sync_write_bytes": 4194304,
+//     "sync_write_ratio": 1.0, "verdict": "write-sync", "cause": "mount",
+//     "top_writers": [{"comm": "dd", "pid": 42, ...}], "latency_us": {"d2c": {...}, ...}}]}
+// Unknown values are null, never omitted.
+#include <ostream>
+
+#include "analyses/iolat/iolat.h"
+#include "analyses/iolat/report_util.h"
+#include "nlohmann/json.hpp"
+
+namespace tk::iolat {
+
+namespace {
+
+using nlohmann::json;
+
+json Stats(const LatencyStats& s) {
+  if (s.count() == 0) return json{{"count", 0}};
+  return json{{"count", s.count()},         {"min", s.min() / 1e3},
+              {"avg", s.avg() / 1e3},       {"p50", s.Percentile(50) / 1e3},
+              {"p99", s.Percentile(99) / 1e3}, {"max", s.max() / 1e3}};
+}
+
+json Writer(const WriterSummary& w) {
+  return json{{"comm", std::string(w.comm)},
+              {"pid", w.pid},
+              {"tid", w.tid},
+              {"issuer", std::string(IssuerName(w.issuer))},
+              {"from", w.from_dev ? json(DevName(w.from_dev)) : json(nullptr)},
+              {"writes", w.writes},
+              {"bytes", w.bytes},
+              {"sync_writes", w.sync_writes},
+              {"sync_bytes", w.sync_bytes},
+              {"sync_ratio", w.bytes ? static_cast<double>(w.sync_bytes) / w.bytes : 0.0},
+              {"d_sleeps", w.d_sleeps},
+              {"d_sleep_ms", w.d_sleep_ns / 1e6}};
+}
+
+json Device(const Results& r, const DeviceSummary& d) {
+  const Mix& m = d.mix;
+  auto nul = [](bool has, const std::string& s) { return has ? json(s) : json(nullptr); };
+  json j;
+  j["dev"] = DevName(d.dev);
+  j["mount"] = nul(d.mount, d.mount ? d.mount->mount_point : "");
+  j["fstype"] = nul(d.mount, d.mount ? d.mount->fstype : "");
+  j["mount_options"] = nul(d.mount, d.mount ? d.mount->options() : "");
+  j["mount_sync"] = d.mount ? json(d.mount->sync()) : json(nullptr);
+  j["accounted_at"] = d.stage == 'Q' ? "block_bio_queue" : "block_rq_issue";
+  j["requests"] = m.requests;
+  j["reads"] = m.reads;
+  j["read_bytes"] = m.read_bytes;
+  j["writes"] = m.writes;
+  j["write_bytes"] = m.write_bytes;
+  j["sync_writes"] = m.sync_writes;
+  j["sync_write_bytes"] = m.sync_write_bytes;
+  j["sync_write_ratio"] = d.sync_ratio();
+  j["fua"] = m.fua;
+  j["preflush"] = m.preflush;
+  j["flushes"] = m.flushes;
+  j["discards"] = m.discards;
+  j["sequential_ratio"] =
+      m.reads + m.writes ? static_cast<double>(m.sequential) / (m.reads + m.writes) : 0.0;
+  j["throughput_mb_s"] = ThroughputMBs(d);
+  json by = json::object();
+  for (Issuer i : {Issuer::kWriter, Issuer::kFlusher, Issuer::kJournal, Issuer::kStacked,
+                   Issuer::kKernel}) {
+    by[std::string(IssuerName(i))] = {{"bytes", d.bytes_by_issuer[static_cast<size_t>(i)]},
+                                      {"sync_bytes", d.sync_by_issuer[static_cast<size_t>(i)]}};
+  }
+  j["by_issuer"] = by;
+  j["writer_sync_bytes"] = d.writer_sync;
+  j["writer_sync_ratio"] = d.own_base ? static_cast<double>(d.writer_sync) / d.own_base : 0.0;
+  j["verdict"] = d.verdict;
+  j["cause"] = d.cause.empty() ? json(nullptr) : json(d.cause);
+  json st = json::array();
+  for (const StackedSummary& s : d.stacked) {
+    st.push_back({{"from", DevName(s.from_dev)}, {"root", DevName(s.root_dev)},
+                  {"bytes", s.bytes}, {"sync_bytes", s.sync_bytes}});
+  }
+  j["stacked"] = st;
+  json tw = json::array();
+  for (size_t i = 0; i < d.writers.size() && i < r.opts->top_writers; ++i)
+    tw.push_back(Writer(d.writers[i]));
+  j["top_writers"] = tw;
+  json lat = json::object();
+  if (auto it = r.latency.find(d.dev); it != r.latency.end()) {
+    lat["d2c"] = Stats(it->second.d2c);
+    lat["q2c"] = Stats(it->second.q2c);
+  } else {
+    lat["d2c"] = Stats(LatencyStats());
+    lat["q2c"] = Stats(LatencyStats());
+  }
+  j["latency_us"] = lat;
+  return j;
+}
+
+json Record(const IoRecord& x) {
+  auto ns = [](int64_t a, int64_t b) { return a >= 0 && b >= a ? json(b - a) : json(nullptr); };
+  return json{{"ts_ns", x.first()}, {"complete_ns", x.c},      {"comm", std::string(x.comm)},
+              {"pid", x.pid},       {"tid", x.tid},            {"dev", DevName(x.stat_dev)},
+              {"rwbs", x.rwbs.ToString()}, {"sector", x.sector}, {"bytes", x.bytes()},
+              {"q2d_ns", ns(x.q, x.d)},    {"d2c_ns", ns(x.d, x.c)}, {"q2c_ns", ns(x.q, x.c)},
+              {"error", x.error}};
+}
+
+}  // namespace
+
+void WriteReportJson(const Results& r, std::ostream& out) {
+  json j;
+  j["input"] = r.opts->input_name;
+  j["duration_s"] = r.last_ts > r.first_ts ? (r.last_ts - r.first_ts) / 1e9 : 0.0;
+  j["block_events"] = r.block_events;
+  j["sched_switch_events"] = r.switch_events;
+  j["lost_events"] = r.lost;
+  j["mounts_known"] = r.opts->mounts != nullptr;
+  json devs = json::array();
+  for (const DeviceSummary& d : r.devices) devs.push_back(Device(r, d));
+  j["devices"] = devs;
+  out << j.dump(2) << "\n";
+}
+
+void WriteLatencyJson(const Results& r, std::ostream& out) {
+  json devs = json::array();
+  for (const auto& [dev, l] : r.latency) {
+    TrackerCounts c;
+    if (auto it = r.counts.find(dev); it != r.counts.end()) c = it->second;
+    devs.push_back({{"dev", DevName(dev)},
+                    {"latency_us",
+                     {{"q2g", Stats(l.q2g)}, {"g2i", Stats(l.g2i)}, {"i2d", Stats(l.i2d)},
+                      {"d2c", Stats(l.d2c)}, {"q2c", Stats(l.q2c)}}},
+                    {"completed", l.completed},
+                    {"errors", l.errors},
+                    {"merges", c.merges},
+                    {"requeues", c.requeues},
+                    {"partial_completions", c.partial_completions},
+                    {"unmatched_completions", c.unmatched_completions},
+                    {"never_completed", c.never_completed}});
+  }
+  out << json{{"devices", devs}}.dump(2) << "\n";
+}
+
+// bcc biolatency -j shape: one object per histogram with "val_type" and {interval-start,
+// interval-end, count} buckets up to the last non-empty one.
+void WriteHistJson(const Results& r, std::ostream& out) {
+  const Options& o = *r.opts;
+  const char* section = o.hist_by == Options::HistBy::kDevice    ? "disk"
+                        : o.hist_by == Options::HistBy::kFlags   ? "flags"
+                        : o.hist_by == Options::HistBy::kProcess ? "process"
+                                                                 : nullptr;
+  json arr = json::array();
+  for (const auto& [key, h] : r.hists) {
+    int max_idx = 0;
+    for (int i = 0; i < Log2Histogram::kSlots; ++i)
+      if (h.slots()[i]) max_idx = i;
+    json data = json::array();
+    uint64_t prev = 0;
+    for (int i = 1; i <= max_idx; ++i) {
+      uint64_t index = i >= 64 ? UINT64_MAX : (uint64_t{1} << i);
+      data.push_back({{"interval-start", prev}, {"interval-end", index - 1},
+                      {"count", h.slots()[i]}});
+      prev = index;
+    }
+    json one = {{"val_type", o.hist_millis ? "msecs" : "usecs"}, {"data", data}};
+    if (section) one[section] = key;
+    arr.push_back(one);
+  }
+  out << arr.dump(2) << "\n";
+}
+
+void WriteTopJson(const Results& r, std::ostream& out) {
+  json arr = json::array();
+  for (const TopEntry& t : r.top) arr.push_back(Record(t.rec));
+  out << arr.dump(2) << "\n";
+}
+
+void WriteLogLineJson(const IoRecord& rec, std::ostream& out) { out << Record(rec).dump() << "\n"; }
+
+}  // namespace tk::iolat
