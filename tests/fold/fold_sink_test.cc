@@ -1,0 +1,129 @@
+// FoldSink on hand-made events: roots, weights, event-type filtering, merging, order.
+#include "analyses/fold/fold.h"
+
+#include <sstream>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace tk::analyses::fold {
+namespace {
+
+struct Ev {
+  std::string comm;
+  int32_t pid, tid;
+  std::string name;
+  uint64_t period;
+  bool has_period;
+  std::vector<Frame> stack;  // leaf first
+};
+
+std::string Fold(const std::vector<Ev>& evs, FoldOptions o = {}, FoldSink* keep = nullptr) {
+  FoldSink sink(o);
+  for (const Ev& v : evs) {
+    Event e;
+    e.comm = v.comm;
+    e.pid = v.pid;
+    e.tid = v.tid;
+    e.name = v.name;
+    e.period = v.period;
+    e.has_period = v.has_period;
+    e.stack = absl::MakeConstSpan(v.stack);
+    EXPECT_TRUE(sink.OnEvent(e).ok());
+  }
+  std::ostringstream out;
+  sink.Write(out);
+  if (keep) keep->Merge(sink);
+  return out.str();
+}
+
+const std::vector<Frame> kStack = {{1, "leaf+0x1", "[kernel.kallsyms]"}, {2, "main", "/bin/x"}};
+
+TEST(FoldSink, RootsAndPid) {
+  std::vector<Ev> evs = {{"V8 Worker", -1, 25607, "cycles", 10, true, kStack},
+                         {"java", 24636, 25607, "cycles", 5, true, kStack}};
+  EXPECT_EQ(Fold(evs), "V8_Worker;main;leaf+0x1 10\njava;main;leaf+0x1 5\n");
+  FoldOptions pid;
+  pid.include_pid = true;
+  EXPECT_EQ(Fold(evs, pid), "V8_Worker-?;main;leaf+0x1 10\njava-24636;main;leaf+0x1 5\n");
+  FoldOptions tid;
+  tid.include_tid = true;
+  EXPECT_EQ(Fold(evs, tid),
+            "V8_Worker-?/25607;main;leaf+0x1 10\njava-24636/25607;main;leaf+0x1 5\n");
+  tid.pid_shown = false;  // perf.data: as perf script's default header (TID only)
+  EXPECT_EQ(Fold(evs, tid),
+            "V8_Worker-?/25607;main;leaf+0x1 10\njava-?/25607;main;leaf+0x1 5\n");
+}
+
+TEST(FoldSink, WeightsSumAndSortBytewise) {
+  std::vector<Frame> b = {{3, "b", "/x"}};
+  std::vector<Frame> a = {{3, "B", "/x"}};
+  std::vector<Ev> evs = {{"x", -1, 1, "c", 7, true, b},  {"x", -1, 1, "c", 0, true, b},
+                         {"x", -1, 1, "c", 9, false, a}, {"x", -1, 1, "c", 1, true, {}},
+                         {"é", -1, 1, "c", 1, true, a}};
+  // period 0 counts 1 (as perl: "not $period"); no period counts 1; empty stacks dropped.
+  EXPECT_EQ(Fold(evs), "x;B 1\nx;b 8\n\xc3\xa9;B 1\n");
+}
+
+TEST(FoldSink, FirstEventTypeWins) {
+  std::vector<Ev> evs = {{"a", -1, 1, "instructions", 1, true, kStack},
+                         {"a", -1, 1, "cycles", 1, true, kStack},
+                         {"a", -1, 1, "cycles:u", 1, true, kStack},
+                         {"a", -1, 1, "instructions:u", 1, true, kStack}};
+  FoldSink keep{FoldOptions{}};
+  EXPECT_EQ(Fold(evs, {}, &keep), "a;main;leaf+0x1 2\n");
+  EXPECT_EQ(keep.event_type(), "instructions");
+  EXPECT_EQ(keep.first_filtered(), "cycles");
+  FoldOptions f;
+  f.event_filter = "cycles";
+  FoldSink keep2{f};
+  EXPECT_EQ(Fold(evs, f, &keep2), "a;main;leaf+0x1 2\n");
+  EXPECT_EQ(keep2.first_filtered(), "");  // an explicit filter says nothing
+}
+
+TEST(FoldSink, SameEventType) {
+  EXPECT_TRUE(SameEventType("cycles", "cycles"));
+  EXPECT_TRUE(SameEventType("cycles", "cycles:u"));
+  EXPECT_TRUE(SameEventType("cpu-clock:pppH", "cpu-clock"));
+  EXPECT_FALSE(SameEventType("cycles:u", "cycles:k"));
+  EXPECT_FALSE(SameEventType("cycles", "instructions"));
+  EXPECT_FALSE(SameEventType("sched", "sched:sched_switch"));
+  EXPECT_FALSE(SameEventType("cycles", "cycles2"));
+}
+
+TEST(FoldSink, SideBandEventsDoNotSetTheType) {
+  FoldSink sink{FoldOptions{}};
+  Event lost;
+  lost.name = "";
+  lost.body = Lost{Lost::Kind::kLost, 3};
+  ASSERT_TRUE(sink.OnEvent(lost).ok());
+  Event c;
+  c.name = "weird";
+  c.body = Comm{1, 1, "x", false};
+  ASSERT_TRUE(sink.OnEvent(c).ok());
+  EXPECT_EQ(sink.event_type(), "");
+}
+
+TEST(FoldSink, JavaTidyOnlyForRootJava) {
+  std::vector<Frame> s = {{1, "Ljava/io/PrintStream;::print", "/tmp/perf-1.map"}};
+  EXPECT_EQ(Fold({{"java", -1, 3, "c", 1, true, s}}), "java;java/io/PrintStream:::print 1\n");
+  FoldOptions pid;
+  pid.include_pid = true;
+  EXPECT_EQ(Fold({{"java", -1, 3, "c", 1, true, s}}, pid),
+            "java-?;Ljava/io/PrintStream:::print 1\n");
+  EXPECT_EQ(Fold({{"javac", -1, 3, "c", 1, true, s}}), "javac;Ljava/io/PrintStream:::print 1\n");
+}
+
+TEST(FoldSink, Merge) {
+  std::vector<Frame> s = {{1, "f", "/x"}};
+  FoldSink all{FoldOptions{}};
+  Fold({{"a", -1, 1, "c", 2, true, s}}, {}, &all);
+  Fold({{"a", -1, 1, "c", 3, true, s}, {"b", -1, 1, "c", 1, true, s}}, {}, &all);
+  std::ostringstream out;
+  all.Write(out);
+  EXPECT_EQ(out.str(), "a;f 5\nb;f 1\n");
+  EXPECT_EQ(all.distinct_stacks(), 2u);
+}
+
+}  // namespace
+}  // namespace tk::analyses::fold
