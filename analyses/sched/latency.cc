@@ -1,0 +1,236 @@
+#include "analyses/sched/latency.h"
+
+#include <algorithm>
+#include <map>
+#include <variant>
+
+#include "absl/strings/str_cat.h"
+#include "core/absl_compat.h"
+
+namespace tk::sched {
+
+absl::StatusOr<std::vector<LatencySortKey>> ParseLatencySort(std::string_view s) {
+  std::vector<LatencySortKey> keys;
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t j = s.find_first_of(", ", i);
+    if (j == std::string_view::npos) j = s.size();
+    std::string_view tok = s.substr(i, j - i);
+    i = j + 1;
+    if (tok.empty()) continue;
+    if (tok == "pid") keys.push_back(LatencySortKey::kPid);
+    else if (tok == "avg") keys.push_back(LatencySortKey::kAvg);
+    else if (tok == "max") keys.push_back(LatencySortKey::kMax);
+    else if (tok == "switch") keys.push_back(LatencySortKey::kSwitch);
+    else if (tok == "runtime") keys.push_back(LatencySortKey::kRuntime);
+    else
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unknown --sort key: '", AV(tok), "' (pid, avg, max, switch, runtime)"));
+  }
+  if (keys.empty()) return absl::InvalidArgumentError("empty --sort list");
+  return keys;
+}
+
+EventMask LatencyAnalysis::wants() const {
+  return TaskTable::Wants()
+      .Add(EventKind::kSchedSwitch)
+      .Add(EventKind::kSchedWakeup)
+      .Add(EventKind::kSchedStat)
+      .Add(EventKind::kSchedMigrate)
+      .Add(EventKind::kLost);
+}
+
+void LatencyAnalysis::SchedOut(Thread& t, int64_t ts, bool runnable) {
+  t.sched_out = ts;
+  t.sched_in = 0;
+  if (runnable) {
+    t.state = AtomState::kWaitCpu;
+    t.wake_up = ts;
+  } else {
+    t.state = AtomState::kSleeping;
+    t.wake_up = 0;
+  }
+}
+
+LatencyAnalysis::Thread& LatencyAnalysis::Atoms(int32_t tid, int64_t ts, bool runnable) {
+  auto [it, inserted] = threads_.try_emplace(tid);
+  if (inserted) SchedOut(it->second, ts, runnable);
+  return it->second;
+}
+
+void LatencyAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
+  const int64_t ts = e.ts_ns;
+  if (e.cpu >= 0) {
+    if (static_cast<size_t>(e.cpu) >= curr_pid_.size()) curr_pid_.resize(e.cpu + 1, -1);
+    int32_t& curr = curr_pid_[e.cpu];
+    if (curr != -1 && curr != s.prev_pid) ++info_.nr_context_switch_bugs;
+    curr = s.next_pid;
+  }
+  // prev: a new atom, waiting at once when it left runnable (preempted or yielded).
+  auto [pit, pnew] = threads_.try_emplace(s.prev_pid);
+  bool runnable = s.prev_state.runnable() && !(opts_.perf61 && s.prev_state.preempted);
+  SchedOut(pit->second, ts, runnable);
+  // next: a thread never seen came in from a runnable atom at ts (delay 0).
+  Thread& in = Atoms(s.next_pid, ts, /*runnable=*/true);
+  if (in.state != AtomState::kWaitCpu) return;
+  if (ts < in.wake_up) {
+    in.state = AtomState::kIgnore;
+    return;
+  }
+  in.state = AtomState::kSchedIn;
+  in.sched_in = ts;
+  uint64_t delta = static_cast<uint64_t>(ts - in.wake_up);
+  in.total_lat += delta;
+  if (delta > in.max_lat) {
+    in.max_lat = delta;
+    in.max_lat_start = in.wake_up;
+    in.max_lat_end = ts;
+  }
+  ++in.nb_atoms;
+}
+
+void LatencyAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
+  if (opts_.perf61) {
+    if (w.kind == SchedWakeup::Kind::kWaking) return;  // perf 6.1 has no sched_waking handler
+  } else {
+    if (w.kind == SchedWakeup::Kind::kWaking) seen_waking_ = true;
+    if (w.kind == SchedWakeup::Kind::kWakeup && seen_waking_) return;
+  }
+  Thread& t = Atoms(w.pid, e.ts_ns, /*runnable=*/false);
+  // A wakeup of a task already runnable (on a run queue) only changes its state: keep the
+  // earlier wake_up. With -C the recording misses other CPUs' events, so trust every wakeup.
+  if (opts_.profile_cpu == -1 && t.state != AtomState::kSleeping) return;
+  ++info_.nr_timestamps;
+  if (t.sched_out > e.ts_ns) {
+    ++info_.nr_unordered_timestamps;
+    return;
+  }
+  t.state = AtomState::kWaitCpu;
+  t.wake_up = e.ts_ns;
+}
+
+void LatencyAnalysis::OnMigrate(const Event& e, const SchedMigrate& m) {
+  if (opts_.profile_cpu == -1) return;  // only matters when one CPU was recorded
+  Thread& t = Atoms(m.pid, e.ts_ns, /*runnable=*/true);
+  t.sched_in = t.sched_out = t.wake_up = e.ts_ns;
+  ++info_.nr_timestamps;
+}
+
+absl::Status LatencyAnalysis::OnEvent(const Event& e) {
+  ++info_.nr_events;
+  tasks_.Observe(e);
+  switch (e.kind()) {
+    case EventKind::kSchedSwitch:
+      OnSwitch(e, std::get<SchedSwitch>(e.body));
+      break;
+    case EventKind::kSchedWakeup:
+      OnWakeup(e, std::get<SchedWakeup>(e.body));
+      break;
+    case EventKind::kSchedStat: {
+      const auto& st = std::get<SchedStat>(e.body);
+      if (st.which != SchedStat::Which::kRuntime) break;
+      Thread& t = Atoms(st.pid, e.ts_ns, /*runnable=*/true);
+      t.runtime += st.delay_ns;
+      break;
+    }
+    case EventKind::kSchedMigrate:
+      OnMigrate(e, std::get<SchedMigrate>(e.body));
+      break;
+    case EventKind::kLost: {
+      const auto& l = std::get<Lost>(e.body);
+      if (l.kind == Lost::Kind::kLost || l.kind == Lost::Kind::kOverrun) {
+        info_.nr_lost_events += l.count;
+        ++info_.nr_lost_chunks;
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return absl::OkStatus();
+}
+
+namespace {
+
+// perf's comparators: > 0 when `a` sorts before `b` (every key is descending).
+int Compare(LatencySortKey k, const LatencyRow& a, const LatencyRow& b) {
+  auto cmp = [](auto x, auto y) { return x < y ? -1 : (x > y ? 1 : 0); };
+  switch (k) {
+    case LatencySortKey::kPid: return cmp(a.tids.front(), b.tids.front());
+    case LatencySortKey::kAvg: return cmp(a.avg_delay_ns, b.avg_delay_ns);
+    case LatencySortKey::kMax: return cmp(a.max_delay_ns, b.max_delay_ns);
+    case LatencySortKey::kSwitch: return cmp(a.count, b.count);
+    case LatencySortKey::kRuntime: return cmp(a.runtime_ns, b.runtime_ns);
+  }
+  return 0;
+}
+
+}  // namespace
+
+LatencyReport LatencyAnalysis::Report() {
+  // perf walks its per-thread tree in descending tid order and merges into a tree keyed by
+  // comm; rows then keep that order (comm descending, or tid descending with -p) among equal
+  // sort keys. The first thread merged (the highest tid) names the row; a later one's max
+  // replaces it only when strictly greater.
+  std::vector<int32_t> tids;
+  tids.reserve(threads_.size());
+  for (const auto& [tid, t] : threads_) tids.push_back(tid);
+  std::sort(tids.begin(), tids.end(), std::greater<>());
+
+  std::vector<LatencyRow> rows;
+  std::map<std::string_view, size_t, std::greater<>> by_comm;
+  for (int32_t tid : tids) {
+    const Thread& t = threads_[tid];
+    std::string_view comm = tasks_.Comm(tid);
+    LatencyRow* row;
+    if (!opts_.per_pid) {
+      auto [it, inserted] = by_comm.try_emplace(comm, rows.size());
+      if (inserted) rows.emplace_back();
+      row = &rows[it->second];
+    } else {
+      row = &rows.emplace_back();
+    }
+    if (row->tids.empty()) row->comm = std::string(comm);
+    row->tids.push_back(tid);
+    row->runtime_ns += t.runtime;
+    row->count += t.nb_atoms;
+    row->total_delay_ns += t.total_lat;
+    if (row->max_delay_ns < t.max_lat) {
+      row->max_delay_ns = t.max_lat;
+      row->max_delay_start_ns = t.max_lat_start;
+      row->max_delay_end_ns = t.max_lat_end;
+    }
+  }
+  // Merged rows come out of perf's comm tree in descending comm order.
+  if (!opts_.per_pid) {
+    std::vector<LatencyRow> ordered;
+    ordered.reserve(rows.size());
+    for (const auto& [comm, idx] : by_comm) ordered.push_back(std::move(rows[idx]));
+    rows = std::move(ordered);
+  }
+  LatencyReport rep;
+  for (LatencyRow& row : rows) {
+    if (row.count == 0 || row.comm == "swapper") continue;  // perf ignores idle
+    row.avg_delay_ns = row.total_delay_ns / row.count;
+    row.task = row.tids.size() > 1 && !opts_.per_pid
+                   ? absl::StrCat(row.comm, ":(", row.tids.size(), ")")
+                   : absl::StrCat(row.comm, ":", row.tids.front());
+    rep.total_runtime_ns += row.runtime_ns;
+    rep.total_count += row.count;
+    rep.rows.push_back(std::move(row));
+  }
+  const std::vector<LatencySortKey>& keys = opts_.sort;
+  std::stable_sort(rep.rows.begin(), rep.rows.end(),
+                   [&keys](const LatencyRow& a, const LatencyRow& b) {
+                     for (LatencySortKey k : keys) {
+                       int c = Compare(k, a, b);
+                       if (c != 0) return c > 0;
+                     }
+                     return false;
+                   });
+  rep.info = info_;
+  rep.perf61 = opts_.perf61;
+  return rep;
+}
+
+}  // namespace tk::sched

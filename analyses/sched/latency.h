@@ -1,0 +1,131 @@
+// `tk sched latency`: perf sched latency's per-task scheduling delay table.
+//
+// The state machine is perf's (tools/perf/builtin-sched.c, latency_*_event), per thread, keeping
+// only the last "atom" {state, sched_out, wake_up, sched_in} since nothing reads older ones:
+//
+//   sched_switch at t on a CPU, prev -> next:
+//     prev: a new atom with sched_out = t; if prev_state is R (R+ too: preempted) the atom is
+//           already waiting for the CPU with wake_up = t, else it is sleeping.
+//     next: (a thread never seen gets a waiting atom with wake_up = t, i.e. a 0 delay)
+//           if its atom is waiting: delay = t - wake_up (t < wake_up: atom ignored), added to
+//           the thread's total, max kept with its start (wake_up) and end (t), count += 1.
+//   sched_waking / sched_wakeup / sched_wakeup_new of pid at t:
+//     only when pid's atom is sleeping (or always with -C): it starts waiting, wake_up = t;
+//     a wakeup before the atom's sched_out counts as an unordered timestamp.
+//     If the input has sched_waking, sched_wakeup is ignored (perf prefers waking).
+//   sched_stat_runtime: runtime= is added to the thread's "Runtime ms".
+//   sched_migrate_task (only with -C, as perf): resets the atom's times to t.
+//
+// Rows merge threads of the same comm ("comm:(N)"); -p keeps them apart ("comm:tid"). Threads
+// named swapper and threads with no measured delay are not printed.
+#ifndef TK_ANALYSES_SCHED_LATENCY_H_
+#define TK_ANALYSES_SCHED_LATENCY_H_
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "analyses/sched/task_table.h"
+#include "core/sink.h"
+
+namespace tk::sched {
+
+enum class LatencySortKey : uint8_t { kPid, kAvg, kMax, kSwitch, kRuntime };
+
+// Parses perf's -s list: "pid", "avg", "max", "switch", "runtime" separated by ',' or ' '.
+absl::StatusOr<std::vector<LatencySortKey>> ParseLatencySort(std::string_view s);
+
+struct LatencyOptions {
+  // Sort keys, each descending; default perf's "avg, max, switch, runtime".
+  std::vector<LatencySortKey> sort = {LatencySortKey::kAvg, LatencySortKey::kMax,
+                                      LatencySortKey::kSwitch, LatencySortKey::kRuntime};
+  // -p/--pids: one row per thread instead of per comm. Default off (merge by comm).
+  bool per_pid = false;
+  // -C/--CPU: the recording holds only this CPU (perf record -C), so wakeups of tasks not
+  // known to sleep and migrations are trusted. Default -1: all CPUs. Like perf, events are
+  // not filtered by CPU.
+  int32_t profile_cpu = -1;
+  // --compat perf-6.1: ignore sched_waking (perf 6.1 only handles sched_wakeup/_new), and
+  // decode states as perf up to 6.6 did (it indexes "RSDTtZXxKWP" with the
+  // raw prev_state, so a preempted task, R+ = TASK_REPORT_MAX, is not seen as runnable and
+  // its wait is not counted) and title the count column " Switches ". Default off: R+ is R
+  // (perf 6.7+, SEMANTICS.md).
+  bool perf61 = false;
+};
+
+struct LatencyRow {
+  std::string task;             // "comm:(N)" or "comm:tid", as perf prints it
+  std::string comm;
+  std::vector<int32_t> tids;    // the threads merged into the row, descending
+  uint64_t runtime_ns = 0;
+  uint64_t count = 0;           // delays measured ("Count", perf 6.1: "Switches")
+  uint64_t total_delay_ns = 0;
+  uint64_t avg_delay_ns = 0;    // integer division, as perf
+  uint64_t max_delay_ns = 0;
+  int64_t max_delay_start_ns = 0;  // 0 when no delay was > 0
+  int64_t max_delay_end_ns = 0;
+};
+
+struct LatencyInfo {
+  uint64_t nr_timestamps = 0;            // wakeups (and -C migrations) checked for order
+  uint64_t nr_unordered_timestamps = 0;  // wakeups earlier than the task's sched-out
+  uint64_t nr_context_switch_bugs = 0;   // prev_pid was not the CPU's current task
+  uint64_t nr_events = 0;                // events read
+  uint64_t nr_lost_events = 0;
+  uint64_t nr_lost_chunks = 0;
+};
+
+struct LatencyReport {
+  bool perf61 = false;           // print perf 6.1's " Switches " header
+  std::vector<LatencyRow> rows;  // sorted
+  uint64_t total_runtime_ns = 0;
+  uint64_t total_count = 0;
+  LatencyInfo info;
+};
+
+class LatencyAnalysis final : public EventSink {
+ public:
+  explicit LatencyAnalysis(LatencyOptions opts) : opts_(std::move(opts)) {}
+  EventMask wants() const override;
+  absl::Status OnEvent(const Event& e) override;
+  // The table; call after the parse finished.
+  LatencyReport Report();
+
+ private:
+  enum class AtomState : uint8_t { kSleeping, kWaitCpu, kSchedIn, kIgnore };
+  struct Thread {
+    // The last atom.
+    AtomState state = AtomState::kSleeping;
+    int64_t sched_out = 0, wake_up = 0, sched_in = 0;
+    // Totals.
+    uint64_t total_lat = 0, max_lat = 0, nb_atoms = 0, runtime = 0;
+    int64_t max_lat_start = 0, max_lat_end = 0;
+  };
+  // The thread's atoms; a thread seen for the first time gets an atom sched out at `ts`
+  // in `runnable` (waiting) or sleeping state.
+  Thread& Atoms(int32_t tid, int64_t ts, bool runnable);
+  static void SchedOut(Thread& t, int64_t ts, bool runnable);
+  void OnSwitch(const Event& e, const SchedSwitch& s);
+  void OnWakeup(const Event& e, const SchedWakeup& w);
+  void OnMigrate(const Event& e, const SchedMigrate& m);
+
+  LatencyOptions opts_;
+  TaskTable tasks_;
+  absl::flat_hash_map<int32_t, Thread> threads_;
+  std::vector<int32_t> curr_pid_;  // per CPU, -1 unknown
+  bool seen_waking_ = false;
+  LatencyInfo info_;
+};
+
+// perf sched latency's table: header, rows, TOTAL, INFO lines.
+void WriteLatencyText(const LatencyReport& r, std::ostream& out);
+// {"tasks": [...], "total": {...}, "info": {...}}
+void WriteLatencyJson(const LatencyReport& r, std::ostream& out);
+
+}  // namespace tk::sched
+
+#endif  // TK_ANALYSES_SCHED_LATENCY_H_

@@ -1,0 +1,35 @@
+// The number formats perf sched prints, reproduced byte for byte.
+#ifndef TK_ANALYSES_SCHED_PERF_FORMAT_H_
+#define TK_ANALYSES_SCHED_PERF_FORMAT_H_
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+
+namespace tk::sched {
+
+// printf into the end of `out`.
+void AppendF(std::string* out, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
+// perf's timestamp__scnprintf_usec: "661.251274" (seconds, microseconds truncated).
+std::string UsecTimestamp(int64_t ns);
+
+// perf sched's print_sched_time: milliseconds as "%*lu.%03lu " (truncated to µs, with the
+// trailing space), e.g. width 6: "     0.406 ".
+void AppendSchedTime(std::string* out, uint64_t ns, int width);
+
+// Nanoseconds as milliseconds for JSON.
+inline double Ms(uint64_t ns) { return static_cast<double>(ns) / 1e6; }
+// A timestamp as seconds truncated to microseconds, as perf prints it (JSON).
+inline double UsecSeconds(int64_t ns) {
+  return ns < 0 ? 0.0 : static_cast<double>(ns / 1000) / 1e6;
+}
+
+// Writes `buf` to `out` and clears it once it holds more than 64 KiB (rows are built in a
+// string and flushed in chunks: one ostream call per row is the slow part of timehist).
+void FlushIfBig(std::string* buf, std::ostream& out);
+
+}  // namespace tk::sched
+
+#endif  // TK_ANALYSES_SCHED_PERF_FORMAT_H_

@@ -1,0 +1,103 @@
+#include "analyses/sched/task_table.h"
+
+#include <string>
+#include <variant>
+
+namespace tk::sched {
+
+void TaskTable::SeenComm(int32_t tid, std::string_view comm) {
+  if (tid <= 0 || comm.empty()) return;
+  TaskInfo& t = tasks_[tid];
+  if (t.comm_from_record || t.comm == comm) return;
+  t.comm = interner_.Intern(comm);
+}
+
+std::string_view TaskTable::Comm(int32_t tid) {
+  if (tid == 0) return "swapper";
+  TaskInfo& t = tasks_[tid];
+  if (t.comm.empty()) t.comm = interner_.Intern(":" + std::to_string(tid));
+  return t.comm;
+}
+
+void TaskTable::Observe(const Event& e) {
+  // The sample's own thread: its pid (tgid) when the source knows it, and its comm.
+  if (e.tid > 0) {
+    if (e.pid >= 0) {
+      TaskInfo& t = tasks_[e.tid];
+      if (t.pid < 0) t.pid = e.pid;
+    }
+    if (!e.comm.empty() && e.kind() != EventKind::kComm) SeenComm(e.tid, e.comm);
+  }
+  switch (e.kind()) {
+    case EventKind::kComm: {
+      const auto& c = std::get<tk::Comm>(e.body);
+      int32_t tid = c.tid >= 0 ? c.tid : e.tid;
+      if (tid <= 0 || c.comm.empty()) break;
+      TaskInfo& t = tasks_[tid];
+      if (c.pid >= 0) t.pid = c.pid;
+      t.comm_from_record = true;
+      if (t.comm != c.comm) t.comm = interner_.Intern(c.comm);
+      break;
+    }
+    case EventKind::kFork: {
+      const auto& f = std::get<Fork>(e.body);
+      if (f.tid <= 0) break;
+      TaskInfo& child = tasks_[f.tid];
+      if (f.pid >= 0) child.pid = f.pid;
+      if (f.ppid >= 0) child.ppid = f.ppid;
+      child.exited = false;
+      // perf's machine gives the child its parent's comm until the child's own COMM record.
+      if (const TaskInfo* parent = Find(f.ptid >= 0 ? f.ptid : f.ppid); parent && !parent->comm.empty()) {
+        std::string_view pc = parent->comm;
+        bool from_record = parent->comm_from_record;
+        TaskInfo& c2 = tasks_[f.tid];
+        c2.comm = pc;
+        c2.comm_from_record = from_record;
+      }
+      break;
+    }
+    case EventKind::kExit: {
+      const auto& x = std::get<Exit>(e.body);
+      if (x.tid > 0) tasks_[x.tid].exited = true;
+      break;
+    }
+    case EventKind::kSchedFork: {
+      const auto& f = std::get<SchedFork>(e.body);
+      SeenComm(f.child_pid, f.child_comm);
+      SeenComm(f.parent_pid, f.parent_comm);
+      if (f.child_pid > 0) {
+        TaskInfo& child = tasks_[f.child_pid];
+        if (child.ppid < 0 && f.parent_pid >= 0) {
+          const TaskInfo* parent = Find(f.parent_pid);
+          child.ppid = parent && parent->pid >= 0 ? parent->pid : f.parent_pid;
+        }
+      }
+      break;
+    }
+    case EventKind::kSchedExit: {
+      const auto& x = std::get<SchedExit>(e.body);
+      if (x.pid > 0) tasks_[x.pid].exited = true;
+      break;
+    }
+    case EventKind::kSchedSwitch: {
+      const auto& s = std::get<SchedSwitch>(e.body);
+      SeenComm(s.prev_pid, s.prev_comm);
+      SeenComm(s.next_pid, s.next_comm);
+      break;
+    }
+    case EventKind::kSchedWakeup: {
+      const auto& w = std::get<SchedWakeup>(e.body);
+      SeenComm(w.pid, w.comm);
+      break;
+    }
+    case EventKind::kSchedMigrate: {
+      const auto& m = std::get<SchedMigrate>(e.body);
+      SeenComm(m.pid, m.comm);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+}  // namespace tk::sched

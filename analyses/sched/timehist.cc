@@ -1,0 +1,333 @@
+#include "analyses/sched/timehist.h"
+
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+#include <variant>
+
+#include "absl/strings/str_cat.h"
+#include "analyses/sched/perf_format.h"
+#include "core/absl_compat.h"
+#include "core/timestamp.h"
+
+namespace tk::sched {
+
+absl::Status ParseTimeWindow(std::string_view s, int64_t* start_ns, int64_t* end_ns) {
+  *start_ns = *end_ns = 0;
+  size_t comma = s.find(',');
+  std::string_view a = s.substr(0, comma);
+  std::string_view b = comma == std::string_view::npos ? "" : s.substr(comma + 1);
+  auto parse = [](std::string_view v, int64_t* ns) -> bool {
+    if (v.empty()) return true;
+    std::optional<int64_t> t = ParseTimestampNs(v);
+    if (!t) return false;
+    *ns = *t;
+    return true;
+  };
+  if (!parse(a, start_ns) || !parse(b, end_ns))
+    return absl::InvalidArgumentError(absl::StrCat("invalid --time '", AV(s),
+                                                    "': want START,STOP in seconds"));
+  if (*end_ns && *start_ns > *end_ns)
+    return absl::InvalidArgumentError(absl::StrCat("invalid --time '", AV(s), "': start > stop"));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<int32_t>> ParseIntList(std::string_view s) {
+  std::vector<int32_t> out;
+  size_t i = 0;
+  while (i <= s.size()) {
+    size_t j = s.find(',', i);
+    if (j == std::string_view::npos) j = s.size();
+    std::string_view tok = s.substr(i, j - i);
+    i = j + 1;
+    if (tok.empty()) continue;
+    size_t dash = tok.find('-', 1);
+    auto num = [](std::string_view v, int32_t* n) {
+      if (v.empty() || v.size() > 9) return false;
+      int32_t x = 0;
+      for (char c : v) {
+        if (c < '0' || c > '9') return false;
+        x = x * 10 + (c - '0');
+      }
+      *n = x;
+      return true;
+    };
+    int32_t lo, hi;
+    if (dash == std::string_view::npos) {
+      if (!num(tok, &lo)) return absl::InvalidArgumentError(absl::StrCat("bad number '", AV(tok), "'"));
+      out.push_back(lo);
+    } else {
+      if (!num(tok.substr(0, dash), &lo) || !num(tok.substr(dash + 1), &hi) || hi < lo || hi - lo > 65536)
+        return absl::InvalidArgumentError(absl::StrCat("bad range '", AV(tok), "'"));
+      for (int32_t k = lo; k <= hi; ++k) out.push_back(k);
+    }
+  }
+  if (out.empty()) return absl::InvalidArgumentError("empty list");
+  return out;
+}
+
+void TimehistAnalysis::Stats::Update(uint64_t v) {
+  n += 1;
+  double delta = static_cast<double>(v) - mean;
+  mean += delta / n;
+  m2 += delta * (static_cast<double>(v) - mean);
+  max = std::max(max, v);
+  min = std::min(min, v);
+}
+
+double TimehistAnalysis::Stats::RelStddev() const {
+  if (n < 2) return 0.0;
+  double variance = m2 / (n - 1);
+  double stddev = std::sqrt(variance / n);
+  return mean != 0 ? 100.0 * stddev / mean : 0.0;
+}
+
+TimehistAnalysis::TimehistAnalysis(TimehistOptions opts, std::ostream& out)
+    : opts_(std::move(opts)), out_(out) {
+  pid_filter_.insert(opts_.pids.begin(), opts_.pids.end());
+  tid_filter_.insert(opts_.tids.begin(), opts_.tids.end());
+  if (opts_.summary_only) opts_.with_summary = true;
+  if (!opts_.summary_only) Header();
+}
+
+EventMask TimehistAnalysis::wants() const {
+  return TaskTable::Wants()
+      .Add(EventKind::kSchedSwitch)
+      .Add(EventKind::kSchedWakeup)
+      .Add(EventKind::kSchedMigrate)
+      .Add(EventKind::kLost);
+}
+
+bool TimehistAnalysis::Filtered(int32_t tid) {
+  bool f = false;
+  if (!tid_filter_.empty() && !tid_filter_.contains(tid)) f = true;
+  if (!pid_filter_.empty()) {
+    int32_t pid = 0;
+    if (tid != 0) {
+      const TaskInfo* t = tasks_.Find(tid);
+      pid = t && t->pid >= 0 ? t->pid : tid;
+    }
+    if (!pid_filter_.contains(pid)) f = true;
+  }
+  if (f) ++skipped_samples_;
+  return f;
+}
+
+bool TimehistAnalysis::CpuWanted(int32_t cpu) const {
+  return opts_.cpus.empty() ||
+         std::find(opts_.cpus.begin(), opts_.cpus.end(), cpu) != opts_.cpus.end();
+}
+
+std::string TimehistAnalysis::CommStr(int32_t tid, bool idle) {
+  // perf's timehist_get_commstr: "comm" for pid 0, "comm[tid/pid]" for a thread that is not
+  // its process's leader, else "comm[tid]"; at most 31 characters.
+  std::string s;
+  if (idle) {
+    s = "<idle>";
+  } else {
+    std::string_view comm = tasks_.Comm(tid);
+    const TaskInfo* t = tasks_.Find(tid);
+    int32_t pid = tid == 0 ? 0 : (t && t->pid >= 0 ? t->pid : tid);
+    if (pid == 0) s = std::string(comm);
+    else if (pid != tid) s = absl::StrCat(AV(comm), "[", tid, "/", pid, "]");
+    else s = absl::StrCat(AV(comm), "[", tid, "]");
+  }
+  if (s.size() > 31) s.resize(31);
+  comm_width_ = std::max(comm_width_, static_cast<int>(s.size()));
+  return s;
+}
+
+TimehistAnalysis::Runtime& TimehistAnalysis::IdleRuntime(int32_t cpu) {
+  if (static_cast<size_t>(cpu) >= idle_.size()) idle_.resize(cpu + 1);
+  return idle_[cpu];
+}
+
+void TimehistAnalysis::Header() {
+  std::string& s = buf_;
+  AppendF(&s, "%15s %6s ", "time", "cpu");
+  AppendF(&s, " %-*s", comm_width_, "task name");
+  AppendF(&s, "  %9s  %9s  %9s", "wait time", "sch delay", "run time");
+  if (opts_.show_state) AppendF(&s, "  %s", "state");
+  s += "\n";
+  AppendF(&s, "%15s %-6s ", "", "");
+  AppendF(&s, " %-*s", comm_width_, "[tid/pid]");
+  AppendF(&s, "  %9s  %9s  %9s", "(msec)", "(msec)", "(msec)");
+  if (opts_.show_state) AppendF(&s, "  %5s", "");  // perf 6.1 pads the units row
+  s += "\n";
+  AppendF(&s, "%.15s %.6s ", std::string(15, '-').c_str(), std::string(6, '-').c_str());
+  AppendF(&s, " %s", std::string(comm_width_, '-').c_str());
+  AppendF(&s, "  %.9s  %.9s  %.9s", "---------", "---------", "---------");
+  if (opts_.show_state) AppendF(&s, "  %.5s", "-----");
+  s += "\n";
+}
+
+namespace {
+
+// perf's timehist_update_runtime_stats.
+void UpdateRuntime(TimehistAnalysis::Runtime& r, int64_t t, int64_t tprev) {
+  r.dt_delay = r.dt_sleep = r.dt_iowait = r.dt_preempt = r.dt_run = 0;
+  if (tprev) {
+    r.dt_run = static_cast<uint64_t>(t - tprev);
+    if (r.ready_to_run && r.ready_to_run <= tprev) r.dt_delay = tprev - r.ready_to_run;
+    if (r.last_time && r.last_time <= tprev) {
+      uint64_t wait = static_cast<uint64_t>(tprev - r.last_time);
+      if (r.last_state == 'R') r.dt_preempt = wait;
+      else if (r.last_state == 'D') r.dt_iowait = wait;
+      else r.dt_sleep = wait;
+    }
+  }
+  r.run_stats.Update(r.dt_run);
+  r.total_run += r.dt_run;
+  r.total_delay += r.dt_delay;
+  r.total_sleep += r.dt_sleep;
+  r.total_iowait += r.dt_iowait;
+  r.total_preempt += r.dt_preempt;
+}
+
+// perf 6.1's task_state_char: "RSDTtZXxKWP"[ffs(raw)] with the raw TASK_REPORT bits of 4.14+
+// kernels (S 1, D 2, T 4, t 8, X 0x10, Z 0x20, P 0x40, I 0x80, R+ 0x100).
+char Perf61Letter(const TaskState& st) {
+  if (st.bits == 0) return st.preempted ? 'W' : 'R';
+  static constexpr struct {
+    uint16_t bit;
+    char c;
+  } kMap[] = {{TaskState::kS, 'S'}, {TaskState::kD, 'D'}, {TaskState::kT, 'T'},
+              {TaskState::kt, 't'}, {TaskState::kX, 'Z'}, {TaskState::kZ, 'X'},
+              {TaskState::kP, 'x'}, {TaskState::kI, 'K'}, {TaskState::kK, 'K'},
+              {TaskState::kW, 'W'}};
+  for (const auto& m : kMap)
+    if (st.bits & m.bit) return m.c;
+  return '?';
+}
+
+}  // namespace
+
+void TimehistAnalysis::PrintRow(const Event& e, const SchedSwitch& s, const Runtime& r,
+                                const std::string& comm, int64_t t, char state, bool idle) {
+  if (!CpuWanted(e.cpu)) return;
+  std::string& b = buf_;
+  AppendF(&b, "%15s [%04d] ", UsecTimestamp(t).c_str(), e.cpu);
+  AppendF(&b, " %-*s ", comm_width_, comm.c_str());
+  AppendSchedTime(&b, r.dt_sleep + r.dt_iowait + r.dt_preempt, 6);
+  AppendSchedTime(&b, r.dt_delay, 6);
+  AppendSchedTime(&b, r.dt_run, 6);
+  if (opts_.show_state) AppendF(&b, " %5c ", idle ? 'I' : state);
+  if (opts_.show_next) {
+    std::string next = absl::StrCat("next: ", AV(s.next_comm), "[", s.next_pid, "]");
+    if (next.size() > 29) next.resize(29);  // perf's char nstr[30]
+    AppendF(&b, " %-*s", comm_width_, next.c_str());
+  }
+  if (opts_.show_wakeups && !opts_.show_next) AppendF(&b, "  %-*s", comm_width_, "");
+  b += "\n";
+  FlushIfBig(&buf_, out_);
+}
+
+void TimehistAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
+  const int32_t cpu = std::max(e.cpu, 0);
+  max_cpu_ = std::max(max_cpu_, cpu);
+  if (static_cast<size_t>(cpu) >= last_switch_.size()) last_switch_.resize(cpu + 1, 0);
+  const bool idle = s.prev_pid == 0;
+  const char state = opts_.perf61 ? Perf61Letter(s.prev_state) : s.prev_state.Letter();
+  int64_t t = e.ts_ns;
+  Runtime* tr = nullptr;
+  // perf charges the row to the sample's thread, not prev_pid: they differ when perf could
+  // not name an exiting task (":-1 -1" in perf script). Only --compat perf-6.1 copies that.
+  int32_t tid = s.prev_pid;
+  if (opts_.perf61 && !idle && e.tid != s.prev_pid) tid = e.tid != 0 ? e.tid : e.pid;
+  if (!Filtered(tid)) {
+    tr = idle ? &IdleRuntime(cpu) : &runtime_[tid];
+    int64_t tprev = last_switch_[cpu];
+    bool skip = false;
+    // A window: rows inside it only; the first run is cut at the window's start, the last
+    // at its end; a task whose sched-in was not seen is left out at the end.
+    if (opts_.start_ns && opts_.start_ns > t) {
+      skip = true;
+    } else {
+      if (tprev && opts_.start_ns > tprev) tprev = opts_.start_ns;
+      if (opts_.end_ns) {
+        if (!tprev || tprev > opts_.end_ns) skip = true;
+        else if (t > opts_.end_ns) t = opts_.end_ns;
+      }
+    }
+    if (!skip) {
+      if (CpuWanted(cpu)) UpdateRuntime(*tr, t, tprev);
+      if (!opts_.summary_only) PrintRow(e, s, *tr, CommStr(tid, idle), t, state, idle);
+    }
+  }
+  if (hist_start_ == 0 && t >= opts_.start_ns) hist_start_ = t;
+  if (opts_.end_ns == 0 || t <= opts_.end_ns) hist_end_ = t;
+  if (tr) {
+    tr->last_time = e.ts_ns;
+    tr->last_state = state;
+    tr->ready_to_run = state == 'R' && !opts_.perf61 ? t : 0;
+  }
+  last_switch_[cpu] = e.ts_ns;
+}
+
+void TimehistAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
+  if (w.kind == SchedWakeup::Kind::kWaking) seen_waking_ = true;
+  if (w.kind == SchedWakeup::Kind::kWakeup && seen_waking_) return;
+  if (w.pid <= 0) return;
+  Runtime& tr = runtime_[w.pid];
+  if (tr.ready_to_run == 0) tr.ready_to_run = e.ts_ns;
+  if (!opts_.show_wakeups) return;
+  if ((opts_.start_ns && e.ts_ns < opts_.start_ns) || (opts_.end_ns && e.ts_ns > opts_.end_ns))
+    return;
+  int32_t waker = std::max(e.tid, 0);
+  if (Filtered(waker) && Filtered(w.pid)) return;
+  std::string& b = buf_;
+  AppendF(&b, "%15s [%04d] ", UsecTimestamp(e.ts_ns).c_str(), e.cpu);
+  AppendF(&b, " %-*s ", comm_width_, CommStr(waker, false).c_str());
+  AppendF(&b, "  %9s  %9s  %9s ", "", "", "");
+  AppendF(&b, "awakened: %s\n", CommStr(w.pid, false).c_str());
+  FlushIfBig(&buf_, out_);
+}
+
+void TimehistAnalysis::OnMigrate(const Event& e, const SchedMigrate& m) {
+  if (!opts_.show_migrations || m.pid <= 0) return;  // perf hooks migrations only with -M
+  runtime_[m.pid].migrations++;
+  if (opts_.summary_only) return;
+  int32_t mover = std::max(e.tid, 0);
+  if (Filtered(mover) && Filtered(m.pid)) return;
+  std::string& b = buf_;
+  AppendF(&b, "%15s [%04d] ", UsecTimestamp(e.ts_ns).c_str(), e.cpu);
+  AppendF(&b, " %-*s ", comm_width_, CommStr(mover, false).c_str());
+  AppendF(&b, "  %9s  %9s  %9s ", "", "", "");
+  AppendF(&b, "migrated: %s cpu %d => %d\n", CommStr(m.pid, false).c_str(), m.orig_cpu,
+          m.dest_cpu);
+  FlushIfBig(&buf_, out_);
+}
+
+absl::Status TimehistAnalysis::OnEvent(const Event& e) {
+  tasks_.Observe(e);
+  if (e.cpu > max_cpu_) max_cpu_ = e.cpu;
+  switch (e.kind()) {
+    case EventKind::kSchedSwitch:
+      OnSwitch(e, std::get<SchedSwitch>(e.body));
+      break;
+    case EventKind::kSchedWakeup:
+      OnWakeup(e, std::get<SchedWakeup>(e.body));
+      break;
+    case EventKind::kSchedMigrate:
+      OnMigrate(e, std::get<SchedMigrate>(e.body));
+      break;
+    case EventKind::kLost: {
+      const auto& l = std::get<Lost>(e.body);
+      AppendF(&buf_, "%15s lost %lu events on cpu %d\n", UsecTimestamp(e.ts_ns).c_str(),
+              static_cast<unsigned long>(l.count), e.cpu);
+      break;
+    }
+    default:
+      break;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status TimehistAnalysis::Finish() {
+  if (opts_.with_summary) PrintSummary();
+  out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+  buf_.clear();
+  return absl::OkStatus();
+}
+
+}  // namespace tk::sched

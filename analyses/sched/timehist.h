@@ -1,0 +1,118 @@
+// `tk sched timehist`: perf sched timehist — one row per context switch-out, e.g.
+//
+//            time    cpu  task name                       wait time  sch delay   run time
+//                         [tid/pid]                          (msec)     (msec)     (msec)
+// --------------- ------  ------------------------------  ---------  ---------  ---------
+//      661.245333 [0000]  migration/0[18]                     0.000      0.007      0.031
+//      661.245573 [0000]  <idle>                              0.000      0.000      0.240
+//
+// For the task switched out at t on a CPU whose previous switch was at tprev (so it ran
+// tprev..t), with last_time its own previous switch-out and ready_to_run the first wakeup
+// since then (or last_time itself when it left runnable, R/R+):
+//   run time  = t - tprev
+//   sch delay = tprev - ready_to_run            (0 without a wakeup)
+//   wait time = tprev - last_time, accounted by the state it left in: R preempt, D iowait,
+//               anything else sleep (--state prints the letter; -s --state sums them).
+// pid 0 is the per-CPU <idle> task. If the input has sched_waking, sched_wakeup is ignored.
+//
+// perf 6.1 (Debian 12) resets ready_to_run at every switch-out, so it prints a 0 sch delay
+// after an R switch-out; perf 6.12+ and tk count the wait from the switch-out (SEMANTICS.md).
+#ifndef TK_ANALYSES_SCHED_TIMEHIST_H_
+#define TK_ANALYSES_SCHED_TIMEHIST_H_
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/statusor.h"
+#include "analyses/sched/task_table.h"
+#include "core/sink.h"
+
+namespace tk::sched {
+
+// Parses perf's --time "START,STOP" (seconds; either side may be empty) into [start, end] ns
+// (0 = open).
+absl::Status ParseTimeWindow(std::string_view s, int64_t* start_ns, int64_t* end_ns);
+// Parses "1,2,5-7" into numbers.
+absl::StatusOr<std::vector<int32_t>> ParseIntList(std::string_view s);
+
+struct TimehistOptions {
+  bool summary_only = false;     // -s: only the summary
+  bool with_summary = false;     // -S: rows then the summary
+  bool show_wakeups = false;     // -w: a row per wakeup ("awakened: comm[tid]")
+  bool show_next = false;        // -n: the task switched in ("next: comm[tid]")
+  bool show_migrations = false;  // -M: migration rows; also counts migrations in the summary
+  bool show_state = false;       // --state: the state letter; summary splits the wait time
+  std::vector<int32_t> pids;     // -p: only these processes (empty = all)
+  std::vector<int32_t> tids;     // -t/--tid: only these threads (empty = all)
+  std::vector<int32_t> cpus;     // -C: only rows and stats of these CPUs (empty = all)
+  int64_t start_ns = 0;          // --time start (0 = from the beginning)
+  int64_t end_ns = 0;            // --time end (0 = to the end)
+  // --compat perf-6.1: perf 6.1's handling — — letters from ffs(raw prev_state) into
+  // "RSDTtZXxKWP" (R+ prints W and counts as sleep, I prints K, Z prints X, X prints Z) and
+  // ready_to_run reset at every switch-out (no sch delay after an R switch-out). Default off.
+  bool perf61 = false;
+};
+
+// Streaming: rows are written to `out` as switch events arrive, the summary at Finish().
+class TimehistAnalysis final : public EventSink {
+ public:
+  TimehistAnalysis(TimehistOptions opts, std::ostream& out);
+  EventMask wants() const override;
+  absl::Status OnEvent(const Event& e) override;
+  absl::Status Finish() override;
+
+  // perf's stats (util/stat.c): running mean and M2 (Welford), min, max.
+  struct Stats {
+    double n = 0, mean = 0, m2 = 0;
+    uint64_t max = 0, min = UINT64_MAX;
+    void Update(uint64_t v);
+    double RelStddev() const;  // 100 * stddev of the mean / mean
+  };
+  struct Runtime {
+    int64_t last_time = 0;     // last switch-out
+    char last_state = 0;       // state letter at that switch-out
+    int64_t ready_to_run = 0;  // first wakeup since (or last_time after an R switch-out)
+    uint64_t dt_run = 0, dt_delay = 0, dt_sleep = 0, dt_iowait = 0, dt_preempt = 0;
+    Stats run_stats;
+    uint64_t total_run = 0, total_delay = 0, total_sleep = 0, total_iowait = 0;
+    uint64_t total_preempt = 0, migrations = 0;
+  };
+
+ private:
+  bool Filtered(int32_t tid);  // perf's thread__is_filtered; counts skipped samples
+  bool CpuWanted(int32_t cpu) const;
+  std::string CommStr(int32_t tid, bool idle);  // "comm[tid/pid]" and widens the column
+  Runtime& IdleRuntime(int32_t cpu);
+  void Header();
+  void OnSwitch(const Event& e, const SchedSwitch& s);
+  void OnWakeup(const Event& e, const SchedWakeup& w);
+  void OnMigrate(const Event& e, const SchedMigrate& m);
+  void PrintRow(const Event& e, const SchedSwitch& s, const Runtime& r, const std::string& comm,
+                int64_t t, char state, bool idle);
+  void PrintSummary();
+  void PrintThreadSummary(int32_t tid, const Runtime& r, uint64_t* tasks, uint64_t* switches,
+                          uint64_t* run);
+
+  TimehistOptions opts_;
+  std::ostream& out_;
+  std::string buf_;
+  TaskTable tasks_;
+  absl::flat_hash_map<int32_t, Runtime> runtime_;
+  std::vector<Runtime> idle_;            // per CPU
+  std::vector<int64_t> last_switch_;     // per CPU, 0 = none yet
+  absl::flat_hash_set<int32_t> pid_filter_, tid_filter_;
+  int comm_width_ = 30;
+  int32_t max_cpu_ = -1;
+  uint64_t skipped_samples_ = 0;
+  int64_t hist_start_ = 0, hist_end_ = 0;
+  bool seen_waking_ = false;
+};
+
+}  // namespace tk::sched
+
+#endif  // TK_ANALYSES_SCHED_TIMEHIST_H_

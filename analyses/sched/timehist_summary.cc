@@ -1,0 +1,130 @@
+// perf sched timehist -s / -S: the per-task summary, idle time per CPU and totals, as perf 6.1
+// prints it (threads in perf's thread-table order: (u32)tid % 256, then tid; exited threads under
+// "Terminated tasks:"), e.g.
+//
+// Runtime summary
+//                           comm  parent   sched-in     run-time    min-run     avg-run     max-run  stddev  migrations
+//                                           (count)       (msec)     (msec)      (msec)      (msec)       %
+// ---------------------------------------------------------------------------------------------------------------------
+//                rcu_preempt[15]       2          3        0.023      0.005       0.007       0.009   12.74       0
+//
+// Idle stats:
+//     CPU  0 idle for      0.406  msec  (  1.66%)
+//     CPU  1 idle entire time window
+//
+//     Total number of unique tasks: 9
+// Total number of context switches: 4030
+//            Total run time (msec): 48.306
+//     Total scheduling time (msec): 24.557  (x 2)
+//
+// With --state the columns are perf 6.12's wait-time split: run-time sleep iowait preempt delay.
+#include <algorithm>
+#include <ostream>
+
+#include "analyses/sched/perf_format.h"
+#include "analyses/sched/timehist.h"
+
+namespace tk::sched {
+
+void TimehistAnalysis::PrintThreadSummary(int32_t tid, const Runtime& r, uint64_t* tasks,
+                                          uint64_t* switches, uint64_t* run) {
+  ++*tasks;
+  *switches += static_cast<uint64_t>(r.run_stats.n);
+  *run += r.total_run;
+  const TaskInfo* info = tasks_.Find(tid);
+  std::string comm = CommStr(tid, false);
+  std::string& b = buf_;
+  AppendF(&b, "%*s   %5d  %9lu ", comm_width_, comm.c_str(), info ? info->ppid : -1,
+          static_cast<unsigned long>(r.run_stats.n));
+  AppendSchedTime(&b, r.total_run, 8);
+  if (opts_.show_state) {
+    AppendSchedTime(&b, r.total_sleep, 6);
+    b += " ";
+    AppendSchedTime(&b, r.total_iowait, 6);
+    b += " ";
+    AppendSchedTime(&b, r.total_preempt, 6);
+    b += " ";
+    AppendSchedTime(&b, r.total_delay, 6);
+    b += "\n";
+    return;
+  }
+  AppendSchedTime(&b, r.run_stats.min, 6);
+  b += " ";
+  AppendSchedTime(&b, static_cast<uint64_t>(r.run_stats.mean), 6);
+  b += " ";
+  AppendSchedTime(&b, r.run_stats.max, 6);
+  b += "  ";
+  AppendF(&b, "%5.2f", static_cast<float>(r.run_stats.RelStddev()));
+  AppendF(&b, "   %5lu\n", static_cast<unsigned long>(r.migrations));
+}
+
+void TimehistAnalysis::PrintSummary() {
+  std::string& b = buf_;
+  if (opts_.show_state) {
+    b += "\nWait-time summary\n";
+    AppendF(&b, "%*s  parent   sched-in  ", comm_width_, "comm");
+    b += "   run-time      sleep      iowait     preempt       delay\n";
+  } else {
+    b += "\nRuntime summary\n";
+    AppendF(&b, "%*s  parent   sched-in  ", comm_width_, "comm");
+    b += "   run-time    min-run     avg-run     max-run  stddev  migrations\n";
+  }
+  AppendF(&b, "%*s            (count)  ", comm_width_, "");
+  AppendF(&b, "     (msec)     (msec)      (msec)      (msec)       %s\n",
+          opts_.show_state ? "(msec)" : "%");
+  b += std::string(117, '-') + "\n";
+
+  std::vector<int32_t> tids;
+  for (const auto& [tid, r] : runtime_)
+    if (tid != 0 && r.run_stats.n > 0) tids.push_back(tid);
+  std::sort(tids.begin(), tids.end(), [](int32_t a, int32_t b) {
+    return std::make_pair(static_cast<uint32_t>(a) % 256, a) <
+           std::make_pair(static_cast<uint32_t>(b) % 256, b);
+  });
+  uint64_t tasks = 0, switches = 0, run = 0;
+  for (bool dead : {false, true}) {
+    uint64_t before = tasks;
+    if (dead) b += "\nTerminated tasks:\n";
+    for (int32_t tid : tids) {
+      const TaskInfo* info = tasks_.Find(tid);
+      if ((info && info->exited) != dead) continue;
+      bool f = false;  // the summary filters silently (perf's thread__is_filtered)
+      if (!opts_.tids.empty() &&
+          std::find(opts_.tids.begin(), opts_.tids.end(), tid) == opts_.tids.end())
+        f = true;
+      if (!opts_.pids.empty()) {
+        int32_t pid = info && info->pid >= 0 ? info->pid : tid;
+        if (std::find(opts_.pids.begin(), opts_.pids.end(), pid) == opts_.pids.end()) f = true;
+      }
+      if (f) continue;
+      PrintThreadSummary(tid, runtime_[tid], &tasks, &switches, &run);
+    }
+    if (!dead && tasks == 0) b += "<no still running tasks>\n";
+    if (dead && tasks == before) b += "<no terminated tasks>\n";
+  }
+  // perf: idle stats are not tracked when samples were filtered out.
+  if (skipped_samples_) return;
+  const uint64_t hist_time = static_cast<uint64_t>(hist_end_ - hist_start_);
+  b += "\nIdle stats:\n";
+  for (int32_t cpu = 0; cpu <= max_cpu_; ++cpu) {
+    if (!CpuWanted(cpu)) continue;
+    const Runtime* r = static_cast<size_t>(cpu) < idle_.size() ? &idle_[cpu] : nullptr;
+    if (r && r->run_stats.n > 0) {
+      switches += static_cast<uint64_t>(r->run_stats.n);
+      AppendF(&b, "    CPU %2d idle for ", cpu);
+      AppendSchedTime(&b, r->total_run, 6);
+      AppendF(&b, " msec  (%6.2f%%)\n", 100.0 * r->total_run / hist_time);
+    } else {
+      AppendF(&b, "    CPU %2d idle entire time window\n", cpu);
+    }
+  }
+  AppendF(&b, "\n    Total number of unique tasks: %lu\nTotal number of context switches: %lu\n",
+          static_cast<unsigned long>(tasks), static_cast<unsigned long>(switches));
+  b += "           Total run time (msec): ";
+  AppendSchedTime(&b, run, 2);
+  b += "\n    Total scheduling time (msec): ";
+  AppendSchedTime(&b, hist_time, 2);
+  AppendF(&b, " (x %d)\n", max_cpu_ + 1);
+}
+
+}  // namespace tk::sched
