@@ -1,20 +1,26 @@
-// Placeholder until this reader lands: reports the format as not supported yet.
+// NewPerfDataParser: the perf.data reader behind the Parser interface (session.h does the work).
 #include "parsers/perf_data/perf_data_parser.h"
+
+#include "parsers/perf_data/session.h"
 
 namespace tk::parsers::perf_data {
 namespace {
 
-class Unsupported final : public Parser {
+class PerfDataParser final : public Parser {
  public:
-  absl::Status Parse(Input& in, EventSink&, Diagnostics&) override {
-    return absl::UnimplementedError(in.name() + ": offset 0: PerfData input is not supported yet");
+  explicit PerfDataParser(ParseOptions opts) : opts_(std::move(opts)) {}
+  absl::Status Parse(Input& in, EventSink& sink, Diagnostics& diag) override {
+    return RunSession(in, opts_, sink, diag);
   }
+
+ private:
+  ParseOptions opts_;
 };
 
 }  // namespace
 
-absl::StatusOr<nlohmann::json> DescribePerfData(Input&) { return nlohmann::json::object(); }
-
-std::unique_ptr<Parser> NewPerfDataParser(const ParseOptions&) { return std::make_unique<Unsupported>(); }
+std::unique_ptr<Parser> NewPerfDataParser(const ParseOptions& opts) {
+  return std::make_unique<PerfDataParser>(opts);
+}
 
 }  // namespace tk::parsers::perf_data

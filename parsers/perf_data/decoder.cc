@@ -1,0 +1,393 @@
+#include "parsers/perf_data/decoder.h"
+
+#include "absl/strings/str_cat.h"
+#include "core/absl_compat.h"
+#include "parsers/perf_data/abi.h"
+#include "parsers/perf_data/byte_reader.h"
+#include "parsers/tep/tep_decoder.h"
+#include "parsers/tep/tracing_data.h"
+
+namespace tk::parsers::perf_data {
+namespace {
+
+symbolize::SymbolizeOptions SymOptions(const ParseOptions& o) {
+  symbolize::SymbolizeOptions s;
+  s.symfs = o.symfs;
+  s.kallsyms = o.kallsyms;
+  s.use_buildid_cache = o.use_buildid_cache;
+  s.use_host_kallsyms = o.use_host_kallsyms;
+  return s;
+}
+
+// A NUL-terminated string in `s` (not past its end).
+std::string_view CString(std::string_view s) { return s.substr(0, s.find('\0')); }
+
+bool IsKernelMode(uint16_t misc) {
+  uint16_t m = misc & kMiscCpumodeMask;
+  return m == kMiscKernel || m == kMiscGuestKernel;
+}
+
+}  // namespace
+
+Decoder::Decoder(Metadata& meta, const EventTable& table, const ParseOptions& opts,
+                 EventSink& sink, Diagnostics& diag)
+    : meta_(meta),
+      table_(table),
+      sink_(sink),
+      diag_(diag),
+      wants_(sink.wants()),
+      machine_(SymOptions(opts)),
+      handlers_(kTextPoke + 1, nullptr) {
+  handlers_[kSample] = &Decoder::OnSample;
+  handlers_[kMmap] = &Decoder::OnMmap;
+  handlers_[kMmap2] = &Decoder::OnMmap2;
+  handlers_[kComm] = &Decoder::OnComm;
+  handlers_[kFork] = &Decoder::OnFork;
+  handlers_[kExit] = &Decoder::OnExit;
+  handlers_[kLost] = &Decoder::OnLost;
+  handlers_[kLostSamples] = &Decoder::OnLostSamples;
+  handlers_[kThrottle] = &Decoder::OnThrottle;
+  handlers_[kUnthrottle] = &Decoder::OnUnthrottle;
+  handlers_[kKsymbol] = &Decoder::OnKsymbol;
+  Refresh();
+}
+
+Decoder::~Decoder() = default;
+
+void Decoder::Refresh() {
+  meta_.ResolveNames();
+  names_.clear();
+  for (const EventInfo& ev : meta_.events) names_.push_back(ev.name);
+  for (const BuildIdEntry& b : meta_.build_ids) {
+    machine_.AddBuildId(b.filename, b.build_id, b.cpumode == kMiscKernel);
+  }
+}
+
+void Decoder::LoadTracingData(uint64_t offset) {
+  if (tracing_loaded_ || meta_.tracing_data.empty()) return;
+  tracing_loaded_ = true;
+  absl::StatusOr<std::unique_ptr<tep::TraceEvents>> ev =
+      tep::ParseTracingData(meta_.tracing_data, offset);
+  if (!ev.ok()) {
+    diag_.Note("tracing data", absl::StrCat("tracepoint formats unreadable (", AV(SV(ev.status().message())),
+                                            "): tracepoint samples keep only their name"));
+    return;
+  }
+  trace_events_ = std::move(*ev);
+  tep_ = std::make_unique<tep::TepDecoder>(trace_events_.get());
+}
+
+void Decoder::Malformed(std::string_view what, uint64_t off) {
+  diag_.Malformed("malformed records", Diagnostics::Unit::kOffset, off, what);
+}
+
+absl::Status Decoder::Handle(std::string_view rec, uint64_t offset) {
+  ByteReader r(rec, meta_.swap);
+  uint32_t type = 0;
+  uint16_t misc = 0, size = 0;
+  r.Read(&type);
+  r.Read(&misc);
+  r.Read(&size);
+  if (type >= handlers_.size() || handlers_[type] == nullptr) return absl::OkStatus();
+  return (this->*handlers_[type])(misc, rec.substr(8), offset);
+}
+
+absl::Status Decoder::Emit(Event& e) {
+  if (!wants_.Has(e.kind())) return absl::OkStatus();
+  return sink_.OnEvent(e);
+}
+
+ParsedSample Decoder::Trailer(std::string_view body, int* event_index) {
+  ParsedSample s;
+  int ev = table_.EventOf(kComm, body);
+  if (event_index) *event_index = ev;
+  if (ev >= 0) ParseTrailer(body, table_.attr(ev), meta_.swap, &s);
+  return s;
+}
+
+// Callchain: {u64 nr, u64 ips[nr]}, leaf first, with context markers switching between kernel
+// and user addresses:
+//   ips = [PERF_CONTEXT_KERNEL, ffffffff815d2e4d, ..., PERF_CONTEXT_USER, 7f5e..., 0]
+// The sample IP is ips[1] (not added again). As in perf, addresses are looked up as they are
+// (no pc−1 for return addresses: `perf script` prints `_dl_start_user+0x0` for a return
+// address at a function's first byte) and the mode starts as user.
+void Decoder::BuildStack(const ParsedSample& s, uint16_t misc, const EventAttr& attr) {
+  frames_.clear();
+  if (!s.has_callchain) {
+    frames_.push_back(machine_.Resolve(s.pid, IsKernelMode(misc), s.ip));
+    return;
+  }
+  enum Mode { kUser, kKernel, kOther } mode = kUser;
+  int n = 0;
+  for (uint64_t i = 0; i < s.callchain_nr && n < kMaxStack; ++i) {
+    uint64_t ip = LoadU64(s.callchain.data() + i * 8, meta_.swap);
+    if (ip >= kContextMax) {
+      // perf 6.1 knows these markers; any other one ("invalid callchain context", e.g. a
+      // stray 0xffffffffffffffff at the end of a user chain) makes it drop the whole stack.
+      if (ip == kContextKernel) {
+        mode = kKernel;
+      } else if (ip == kContextUser) {
+        mode = kUser;
+      } else if (ip == kContextHv || ip == kContextGuestKernel || ip == kContextGuestUser) {
+        mode = kOther;  // hypervisor, guest: perf does not resolve these by default
+      } else {
+        frames_.clear();
+        return;
+      }
+      continue;
+    }
+    ++n;
+    if (mode == kOther) {
+      frames_.push_back(Frame{ip, "[unknown]", "[unknown]"});
+    } else {
+      frames_.push_back(machine_.Resolve(s.pid, mode == kKernel, ip));
+    }
+  }
+  // --call-graph dwarf: the kernel returns only the kernel part; the user part would need
+  // unwinding the copied stack. Keep the sampled user IP as the user part.
+  if (attr.exclude_callchain_user() && (attr.sample_type & kSampleStackUser)) {
+    if (!dwarf_noted_) {
+      dwarf_noted_ = true;
+      diag_.Note("dwarf callchains",
+                 "--call-graph dwarf: user stacks are not unwound yet (kernel frames and the "
+                 "sampled user IP only)");
+    }
+    if (!IsKernelMode(misc)) frames_.push_back(machine_.Resolve(s.pid, false, s.ip));
+  }
+}
+
+absl::Status Decoder::OnSample(uint16_t misc, std::string_view body, uint64_t off) {
+  int ev = table_.EventOf(kSample, body);
+  if (ev < 0) {
+    Malformed("SAMPLE with an id no event attr has", off);
+    return absl::OkStatus();
+  }
+  const EventAttr& attr = table_.attr(ev);
+  ParsedSample s;
+  if (const char* err = ParseSample(body, attr, meta_.swap, &s)) {
+    Malformed(absl::StrCat("SAMPLE: ", err), off);
+    return absl::OkStatus();
+  }
+  ++samples_;
+  Event e;
+  e.ts_ns = s.has_time ? static_cast<int64_t>(s.time) : -1;
+  e.cpu = s.cpu;
+  e.pid = s.pid;
+  e.tid = s.tid;
+  e.comm = machine_.Comm(s.pid, s.tid);
+  e.name = names_[static_cast<size_t>(ev)];
+  e.period = s.has_period ? s.period : (attr.freq() ? 1 : attr.sample_period);
+  e.has_period = true;
+  e.body = Sample{};
+  if (attr.type == kTypeTracepoint && s.has_raw) {
+    if (tep_) {
+      EventKind kind;
+      if (!tep_->Classify(s.raw, &kind)) {
+        Malformed("tracepoint SAMPLE whose RAW data does not match its format", off);
+        return absl::OkStatus();
+      }
+      if (!wants_.Has(kind)) return absl::OkStatus();
+      int32_t tid = e.tid;
+      if (!tep_->Decode(s.raw, e)) {
+        Malformed("tracepoint SAMPLE whose RAW data does not match its format", off);
+        return absl::OkStatus();
+      }
+      e.tid = tid;
+    } else {
+      e.body = Generic{};
+    }
+  } else if (attr.type == kTypeTracepoint) {
+    e.body = Generic{};
+  }
+  if (!wants_.Has(e.kind())) return absl::OkStatus();
+  if (wants_.stacks()) {
+    BuildStack(s, misc, attr);
+    e.stack = absl::MakeConstSpan(frames_);
+  }
+  return sink_.OnEvent(e);
+}
+
+// MMAP: {u32 pid, u32 tid, u64 start, u64 len, u64 pgoff, char filename[]} + trailer
+//   PERF_RECORD_MMAP -1/0: [0xffffffff81000000(0x1208d88) @ 0xffffffff81000000]: x [kernel.kallsyms]_text
+absl::Status Decoder::OnMmap(uint16_t misc, std::string_view body, uint64_t off) {
+  ByteReader r(body, meta_.swap);
+  uint32_t pid, tid;
+  uint64_t start, len, pgoff;
+  if (!r.Read(&pid) || !r.Read(&tid) || !r.Read(&start) || !r.Read(&len) || !r.Read(&pgoff)) {
+    Malformed("MMAP record too short", off);
+    return absl::OkStatus();
+  }
+  if (misc & kMiscCommExec) return absl::OkStatus();  // PERF_RECORD_MISC_MMAP_DATA: not code
+  machine_.OnMmap(static_cast<int32_t>(pid), start, len, pgoff, CString(body.substr(r.pos())),
+                  IsKernelMode(misc), "");
+  return absl::OkStatus();
+}
+
+// MMAP2: {u32 pid, tid, u64 start, len, pgoff, {u32 maj, min, u64 ino, ino_generation} or
+// (misc bit 14) {u8 build_id_size, u8, u16, u8 build_id[20]}, u32 prot, u32 flags,
+// char filename[]} + trailer
+//   PERF_RECORD_MMAP2 5311/5311: [0x7f533dedb000(0x26000) @ 0x1000 fe:00 332383 0]: r-xp /usr/lib/.../ld-linux-x86-64.so.2
+absl::Status Decoder::OnMmap2(uint16_t misc, std::string_view body, uint64_t off) {
+  ByteReader r(body, meta_.swap);
+  uint32_t pid, tid, prot, flags;
+  uint64_t start, len, pgoff;
+  std::string_view ids;
+  if (!r.Read(&pid) || !r.Read(&tid) || !r.Read(&start) || !r.Read(&len) || !r.Read(&pgoff) ||
+      !r.Bytes(24, &ids) || !r.Read(&prot) || !r.Read(&flags)) {
+    Malformed("MMAP2 record too short", off);
+    return absl::OkStatus();
+  }
+  constexpr uint32_t kProtExec = 4;
+  if (!(prot & kProtExec) && !IsKernelMode(misc)) return absl::OkStatus();
+  std::string build_id;
+  if (misc & kMiscMmapBuildId) {
+    size_t n = std::min<size_t>(static_cast<uint8_t>(ids[0]), 20);
+    for (size_t i = 0; i < n; ++i) absl::StrAppend(&build_id, absl::Hex(static_cast<uint8_t>(ids[4 + i]), absl::kZeroPad2));
+  }
+  machine_.OnMmap(static_cast<int32_t>(pid), start, len, pgoff, CString(body.substr(r.pos())),
+                  IsKernelMode(misc), build_id);
+  return absl::OkStatus();
+}
+
+// COMM: {u32 pid, u32 tid, char comm[]} + trailer; misc bit 13 = exec.
+absl::Status Decoder::OnComm(uint16_t misc, std::string_view body, uint64_t off) {
+  ByteReader r(body, meta_.swap);
+  uint32_t pid, tid;
+  if (!r.Read(&pid) || !r.Read(&tid)) {
+    Malformed("COMM record too short", off);
+    return absl::OkStatus();
+  }
+  ParsedSample t = Trailer(body, nullptr);
+  std::string_view comm = CString(body.substr(8));
+  machine_.OnComm(static_cast<int32_t>(pid), static_cast<int32_t>(tid), comm);
+  Event e;
+  e.ts_ns = t.has_time ? static_cast<int64_t>(t.time) : -1;
+  e.cpu = t.cpu;
+  e.pid = static_cast<int32_t>(pid);
+  e.tid = static_cast<int32_t>(tid);
+  e.comm = machine_.Comm(e.pid, e.tid);
+  e.name = "comm";
+  e.body = Comm{e.pid, e.tid, e.comm, (misc & kMiscCommExec) != 0};
+  return Emit(e);
+}
+
+// FORK / EXIT: {u32 pid, ppid, tid, ptid, u64 time} + trailer
+absl::Status Decoder::OnFork(uint16_t misc, std::string_view body, uint64_t off) {
+  ByteReader r(body, meta_.swap);
+  uint32_t pid, ppid, tid, ptid;
+  uint64_t time;
+  if (!r.Read(&pid) || !r.Read(&ppid) || !r.Read(&tid) || !r.Read(&ptid) || !r.Read(&time)) {
+    Malformed("FORK record too short", off);
+    return absl::OkStatus();
+  }
+  ParsedSample t = Trailer(body, nullptr);
+  // perf marks the FORKs it synthesizes for running tasks with PERF_RECORD_MISC_FORK_EXEC
+  // (bit 13): their maps arrive as MMAPs, not by copying the parent's.
+  machine_.OnFork(static_cast<int32_t>(pid), static_cast<int32_t>(tid), static_cast<int32_t>(ppid),
+                  static_cast<int32_t>(ptid), (misc & (1 << 13)) != 0);
+  Event e;
+  e.ts_ns = static_cast<int64_t>(time);
+  e.cpu = t.cpu;
+  e.pid = static_cast<int32_t>(pid);
+  e.tid = static_cast<int32_t>(tid);
+  e.comm = machine_.Comm(e.pid, e.tid);
+  e.name = "fork";
+  e.body = Fork{e.pid, static_cast<int32_t>(ppid), e.tid, static_cast<int32_t>(ptid)};
+  return Emit(e);
+}
+
+absl::Status Decoder::OnExit(uint16_t misc, std::string_view body, uint64_t off) {
+  ByteReader r(body, meta_.swap);
+  uint32_t pid, ppid, tid, ptid;
+  uint64_t time;
+  if (!r.Read(&pid) || !r.Read(&ppid) || !r.Read(&tid) || !r.Read(&ptid) || !r.Read(&time)) {
+    Malformed("EXIT record too short", off);
+    return absl::OkStatus();
+  }
+  ParsedSample t = Trailer(body, nullptr);
+  Event e;
+  e.ts_ns = static_cast<int64_t>(time);
+  e.cpu = t.cpu;
+  e.pid = static_cast<int32_t>(pid);
+  e.tid = static_cast<int32_t>(tid);
+  e.comm = machine_.Comm(e.pid, e.tid);
+  e.name = "exit";
+  e.body = Exit{e.pid, static_cast<int32_t>(ppid), e.tid, static_cast<int32_t>(ptid)};
+  return Emit(e);
+}
+
+absl::Status Decoder::EmitLost(Lost::Kind kind, uint64_t count, std::string_view body) {
+  ParsedSample t = Trailer(body, nullptr);
+  Event e;
+  e.ts_ns = t.has_time ? static_cast<int64_t>(t.time) : -1;
+  e.cpu = t.cpu;
+  e.pid = t.pid;
+  e.tid = t.tid;
+  e.name = kind == Lost::Kind::kThrottle     ? "throttle"
+           : kind == Lost::Kind::kUnthrottle ? "unthrottle"
+                                             : "lost";
+  e.body = Lost{kind, count};
+  return Emit(e);
+}
+
+// LOST: {u64 id, u64 lost} + trailer — the kernel dropped `lost` records (ring buffer full).
+absl::Status Decoder::OnLost(uint16_t, std::string_view body, uint64_t off) {
+  ByteReader r(body, meta_.swap);
+  uint64_t id, lost;
+  if (!r.Read(&id) || !r.Read(&lost)) {
+    Malformed("LOST record too short", off);
+    return absl::OkStatus();
+  }
+  lost_ += lost;
+  return EmitLost(Lost::Kind::kLost, lost, body);
+}
+
+// LOST_SAMPLES: {u64 lost} + trailer — samples dropped (e.g. by a BPF filter or AUX overflow).
+absl::Status Decoder::OnLostSamples(uint16_t, std::string_view body, uint64_t off) {
+  ByteReader r(body, meta_.swap);
+  uint64_t lost;
+  if (!r.Read(&lost)) {
+    Malformed("LOST_SAMPLES record too short", off);
+    return absl::OkStatus();
+  }
+  lost_samples_ += lost;
+  return EmitLost(Lost::Kind::kLostSamples, lost, body);
+}
+
+// THROTTLE / UNTHROTTLE: {u64 time, u64 id, u64 stream_id} + trailer
+absl::Status Decoder::OnThrottle(uint16_t, std::string_view body, uint64_t) {
+  ++throttles_;
+  return EmitLost(Lost::Kind::kThrottle, 1, body);
+}
+absl::Status Decoder::OnUnthrottle(uint16_t, std::string_view body, uint64_t) {
+  return EmitLost(Lost::Kind::kUnthrottle, 1, body);
+}
+
+// KSYMBOL: {u64 addr, u32 len, u16 ksym_type, u16 flags (1 = unregister), char name[]}
+absl::Status Decoder::OnKsymbol(uint16_t, std::string_view body, uint64_t off) {
+  ByteReader r(body, meta_.swap);
+  uint64_t addr;
+  uint32_t len;
+  uint16_t type, flags;
+  if (!r.Read(&addr) || !r.Read(&len) || !r.Read(&type) || !r.Read(&flags)) {
+    Malformed("KSYMBOL record too short", off);
+    return absl::OkStatus();
+  }
+  machine_.OnKsymbol(addr, len, CString(body.substr(r.pos())), flags & 1);
+  return absl::OkStatus();
+}
+
+void Decoder::Finish() {
+  if (lost_) {
+    diag_.Note("lost events", absl::StrCat(lost_, " events lost (LOST records: the ring buffer was full)"));
+  }
+  if (lost_samples_) {
+    diag_.Note("lost samples", absl::StrCat(lost_samples_, " samples lost (LOST_SAMPLES records)"));
+  }
+  if (throttles_) {
+    diag_.Note("throttled", absl::StrCat("sampling throttled ", throttles_, " times (THROTTLE records)"));
+  }
+  for (const std::string& n : machine_.TakeNotes()) diag_.Note(n, n);
+}
+
+}  // namespace tk::parsers::perf_data

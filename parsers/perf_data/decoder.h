@@ -1,0 +1,94 @@
+// Decoding: one time-ordered record → tk::Event(s) pushed into the sink, and the side-band
+// state (threads, maps) that samples need. Framing and ordering are the tokenizer's and the
+// reorder queue's; this class sees one whole record at a time.
+//
+// Handled kernel records: SAMPLE (9), MMAP (1), MMAP2 (10), COMM (3), FORK (7), EXIT (4),
+// LOST (2), LOST_SAMPLES (13), THROTTLE/UNTHROTTLE (5/6), KSYMBOL (17). Others (SWITCH,
+// NAMESPACES, CGROUP, BPF_EVENT, TEXT_POKE, READ, AUX, ITRACE_START) carry nothing tk models.
+#ifndef TK_PARSERS_PERF_DATA_DECODER_H_
+#define TK_PARSERS_PERF_DATA_DECODER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "core/diag.h"
+#include "core/sink.h"
+#include "parsers/parser.h"
+#include "parsers/perf_data/metadata.h"
+#include "parsers/perf_data/sample.h"
+#include "parsers/symbolize/machine.h"
+
+namespace tk::parsers::tep {
+class TraceEvents;
+class TepDecoder;
+}  // namespace tk::parsers::tep
+
+namespace tk::parsers::perf_data {
+
+// perf script prints at most this many frames per stack (PERF_MAX_STACK_DEPTH).
+inline constexpr int kMaxStack = 127;
+
+class Decoder {
+ public:
+  Decoder(Metadata& meta, const EventTable& table, const ParseOptions& opts, EventSink& sink,
+          Diagnostics& diag);
+  ~Decoder();
+
+  // Call when events, names or features changed (pipe-mode header records).
+  void Refresh();
+  // Loads the tracepoint formats from meta.tracing_data (once it is known).
+  void LoadTracingData(uint64_t offset);
+
+  // One record (header included) at input offset `offset`.
+  absl::Status Handle(std::string_view rec, uint64_t offset);
+
+  // Prints notes (lost events, symbols not found) through diag. Call at the end.
+  void Finish();
+
+  uint64_t samples() const { return samples_; }
+
+ private:
+  using Handler = absl::Status (Decoder::*)(uint16_t misc, std::string_view body, uint64_t off);
+  absl::Status OnSample(uint16_t misc, std::string_view body, uint64_t off);
+  absl::Status OnMmap(uint16_t misc, std::string_view body, uint64_t off);
+  absl::Status OnMmap2(uint16_t misc, std::string_view body, uint64_t off);
+  absl::Status OnComm(uint16_t misc, std::string_view body, uint64_t off);
+  absl::Status OnFork(uint16_t misc, std::string_view body, uint64_t off);
+  absl::Status OnExit(uint16_t misc, std::string_view body, uint64_t off);
+  absl::Status OnLost(uint16_t misc, std::string_view body, uint64_t off);
+  absl::Status OnLostSamples(uint16_t misc, std::string_view body, uint64_t off);
+  absl::Status OnThrottle(uint16_t misc, std::string_view body, uint64_t off);
+  absl::Status OnUnthrottle(uint16_t misc, std::string_view body, uint64_t off);
+  absl::Status OnKsymbol(uint16_t misc, std::string_view body, uint64_t off);
+
+  // The sample_id_all trailer of a non-sample record; fills pid/tid/time/cpu.
+  ParsedSample Trailer(std::string_view body, int* event_index);
+  void BuildStack(const ParsedSample& s, uint16_t misc, const EventAttr& attr);
+  absl::Status Emit(Event& e);
+  absl::Status EmitLost(Lost::Kind kind, uint64_t count, std::string_view body);
+  void Malformed(std::string_view what, uint64_t off);
+
+  Metadata& meta_;
+  const EventTable& table_;
+  EventSink& sink_;
+  Diagnostics& diag_;
+  EventMask wants_;
+  symbolize::Machine machine_;
+  std::vector<Handler> handlers_;
+  std::vector<std::string> names_;  // per event index
+  std::vector<Frame> frames_;
+  std::unique_ptr<tep::TraceEvents> trace_events_;
+  std::unique_ptr<tep::TepDecoder> tep_;
+  bool tracing_loaded_ = false;
+  bool dwarf_noted_ = false;
+  uint64_t samples_ = 0;
+  uint64_t lost_ = 0, lost_samples_ = 0, throttles_ = 0;
+};
+
+}  // namespace tk::parsers::perf_data
+
+#endif  // TK_PARSERS_PERF_DATA_DECODER_H_

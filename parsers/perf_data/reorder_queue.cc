@@ -1,0 +1,76 @@
+#include "parsers/perf_data/reorder_queue.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace tk::parsers::perf_data {
+namespace {
+
+// Copy blocks: 4 MiB (records are at most 64 KiB).
+constexpr size_t kBlockSize = 4 << 20;
+
+// std::push_heap builds a max-heap: "greater" puts the earliest (time, seq) on top.
+bool Later(const ReorderQueue::Entry& a, const ReorderQueue::Entry& b) {
+  return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+}
+
+}  // namespace
+
+const char* ReorderQueue::Copy(std::string_view bytes, int32_t* block) {
+  if (current_ < 0 || blocks_[current_].cap - blocks_[current_].used < bytes.size()) {
+    if (current_ >= 0 && blocks_[current_].live == 0) free_blocks_.push_back(current_);
+    if (!free_blocks_.empty()) {
+      current_ = free_blocks_.back();
+      free_blocks_.pop_back();
+    } else {
+      current_ = static_cast<int32_t>(blocks_.size());
+      blocks_.emplace_back();
+      blocks_.back().mem.reset(new char[kBlockSize]);
+      blocks_.back().cap = kBlockSize;
+    }
+    blocks_[current_].used = 0;
+  }
+  Block& b = blocks_[current_];
+  char* dst = b.mem.get() + b.used;
+  std::memcpy(dst, bytes.data(), bytes.size());
+  b.used += (bytes.size() + 7) & ~size_t{7};
+  if (b.used > b.cap) b.used = b.cap;
+  ++b.live;
+  *block = current_;
+  return dst;
+}
+
+void ReorderQueue::Push(uint64_t time, std::string_view bytes, bool stable, uint64_t offset) {
+  Entry e{time, seq_++, bytes.data(), static_cast<uint32_t>(bytes.size()), -1, offset};
+  if (!stable) e.data = Copy(bytes, &e.block);
+  if (time < last_flush_) ++out_of_order_;
+  max_time_ = std::max(max_time_, time);
+  heap_.push_back(e);
+  std::push_heap(heap_.begin(), heap_.end(), Later);
+}
+
+void ReorderQueue::PopUntil(uint64_t limit, bool all, std::vector<Entry>* out) {
+  while (!heap_.empty() && (all || heap_.front().time <= limit)) {
+    std::pop_heap(heap_.begin(), heap_.end(), Later);
+    out->push_back(heap_.back());
+    heap_.pop_back();
+  }
+}
+
+void ReorderQueue::Round(std::vector<Entry>* out) {
+  PopUntil(next_flush_, false, out);
+  last_flush_ = std::max(last_flush_, next_flush_);
+  next_flush_ = max_time_;
+}
+
+void ReorderQueue::FlushAll(std::vector<Entry>* out) { PopUntil(0, true, out); }
+
+void ReorderQueue::Release(const std::vector<Entry>& delivered) {
+  for (const Entry& e : delivered) {
+    if (e.block < 0) continue;
+    Block& b = blocks_[e.block];
+    if (--b.live == 0 && e.block != current_) free_blocks_.push_back(e.block);
+  }
+}
+
+}  // namespace tk::parsers::perf_data

@@ -1,0 +1,70 @@
+// Time ordering, exactly as perf's ordered_events does it.
+//
+// perf record writes each CPU's ring buffer in turn, so records come in per-CPU batches, not
+// in time order; after each pass over all buffers it writes FINISHED_ROUND. Everything up to
+// the largest timestamp seen before the previous FINISHED_ROUND can no longer be preceded by
+// a later record, so at each FINISHED_ROUND perf delivers all queued records with
+// time <= that limit, then moves the limit to the largest timestamp seen so far. At the end
+// everything left is delivered. Ties keep file order (key: time, then sequence number).
+// Records without a time (time 0, or no TIME in sample_type) bypass the queue as in perf.
+//
+// Records from a mapped uncompressed file are queued as views; others (pipe, decompressed)
+// are copied into blocks that are freed once every record in them has been delivered, so
+// memory is bounded by what one or two rounds hold.
+#ifndef TK_PARSERS_PERF_DATA_REORDER_QUEUE_H_
+#define TK_PARSERS_PERF_DATA_REORDER_QUEUE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace tk::parsers::perf_data {
+
+class ReorderQueue {
+ public:
+  struct Entry {
+    uint64_t time;
+    uint64_t seq;
+    const char* data;
+    uint32_t size;
+    int32_t block;  // -1: a view into stable memory
+    uint64_t offset;
+  };
+
+  // Queues a record; `stable` says whether `bytes` outlives the queue entry.
+  void Push(uint64_t time, std::string_view bytes, bool stable, uint64_t offset);
+  // FINISHED_ROUND: moves the records that are now safe to deliver into `out` (time order).
+  void Round(std::vector<Entry>* out);
+  // End of input: everything, in time order.
+  void FlushAll(std::vector<Entry>* out);
+  // Releases the blocks of entries handed out by Round/FlushAll once the caller is done.
+  void Release(const std::vector<Entry>& delivered);
+
+  size_t size() const { return heap_.size(); }
+  // Records queued with a time below the last flush limit (perf warns about these).
+  uint64_t out_of_order() const { return out_of_order_; }
+
+ private:
+  struct Block {
+    std::unique_ptr<char[]> mem;
+    size_t cap = 0, used = 0;
+    uint32_t live = 0;
+  };
+  void PopUntil(uint64_t limit, bool all, std::vector<Entry>* out);
+  const char* Copy(std::string_view bytes, int32_t* block);
+
+  std::vector<Entry> heap_;
+  uint64_t seq_ = 0;
+  uint64_t max_time_ = 0;
+  uint64_t next_flush_ = 0;
+  uint64_t last_flush_ = 0;
+  uint64_t out_of_order_ = 0;
+  std::vector<Block> blocks_;
+  std::vector<int32_t> free_blocks_;
+  int32_t current_ = -1;
+};
+
+}  // namespace tk::parsers::perf_data
+
+#endif  // TK_PARSERS_PERF_DATA_REORDER_QUEUE_H_

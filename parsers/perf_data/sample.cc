@@ -1,0 +1,177 @@
+#include "parsers/perf_data/sample.h"
+
+#include "parsers/perf_data/abi.h"
+#include "parsers/perf_data/byte_reader.h"
+
+namespace tk::parsers::perf_data {
+namespace {
+
+// READ: {value, [enabled], [running], [id], [lost]} or, with GROUP,
+// {nr, [enabled], [running], {value, [id], [lost]} × nr}.
+bool SkipRead(ByteReader& r, uint64_t fmt) {
+  uint64_t v;
+  int per_value = 1 + ((fmt & kReadId) ? 1 : 0) + ((fmt & kReadLost) ? 1 : 0);
+  int times = ((fmt & kReadTotalTimeEnabled) ? 1 : 0) + ((fmt & kReadTotalTimeRunning) ? 1 : 0);
+  if (!(fmt & kReadGroup)) return r.Skip(8 * static_cast<size_t>(per_value + times));
+  uint64_t nr;
+  if (!r.Read(&nr) || !r.Skip(8 * static_cast<size_t>(times))) return false;
+  if (nr > r.remaining() / 8 / per_value) return false;
+  (void)v;
+  return r.Skip(nr * 8 * per_value);
+}
+
+bool SkipRegs(ByteReader& r, uint64_t mask) {
+  uint64_t abi;
+  if (!r.Read(&abi)) return false;
+  return abi == 0 || r.Skip(8 * static_cast<size_t>(__builtin_popcountll(mask)));
+}
+
+bool ReadPidTid(ByteReader& r, ParsedSample* s) {
+  uint32_t pid, tid;
+  if (!r.Read(&pid) || !r.Read(&tid)) return false;
+  s->pid = static_cast<int32_t>(pid);
+  s->tid = static_cast<int32_t>(tid);
+  return true;
+}
+
+bool ReadCpu(ByteReader& r, ParsedSample* s) {
+  uint32_t cpu, res;
+  if (!r.Read(&cpu) || !r.Read(&res)) return false;
+  s->cpu = static_cast<int32_t>(cpu);
+  return true;
+}
+
+// The fields after CALLCHAIN, which tk only steps over (RAW is kept).
+const char* ParseTail(ByteReader& r, const EventAttr& a, ParsedSample* s) {
+  uint64_t st = a.sample_type;
+  if (st & kSampleRaw) {
+    uint32_t size;
+    if (!r.Read(&size) || !r.Bytes(size, &s->raw)) return "RAW data exceeds the record";
+    s->has_raw = true;
+  }
+  if (st & kSampleBranchStack) {
+    uint64_t nr;
+    if (!r.Read(&nr)) return "BRANCH_STACK truncated";
+    if ((a.branch_sample_type & kBranchHwIndex) && !r.Skip(8)) return "BRANCH_STACK truncated";
+    if (nr > r.remaining() / 24 || !r.Skip(nr * 24)) return "BRANCH_STACK exceeds the record";
+  }
+  if ((st & kSampleRegsUser) && !SkipRegs(r, a.sample_regs_user)) return "REGS_USER truncated";
+  if (st & kSampleStackUser) {
+    uint64_t size;
+    if (!r.Read(&size) || size > r.remaining() || !r.Skip(size)) return "STACK_USER exceeds the record";
+    s->user_stack_size = size;
+    if (size && !r.Skip(8)) return "STACK_USER dyn_size missing";
+  }
+  if ((st & (kSampleWeight | kSampleWeightStruct)) && !r.Read(&s->weight)) return "WEIGHT truncated";
+  for (uint64_t bit : {kSampleDataSrc, kSampleTransaction}) {
+    if ((st & bit) && !r.Skip(8)) return "DATA_SRC/TRANSACTION truncated";
+  }
+  if ((st & kSampleRegsIntr) && !SkipRegs(r, a.sample_regs_intr)) return "REGS_INTR truncated";
+  for (uint64_t bit : {kSamplePhysAddr, kSampleCgroup, kSampleDataPageSize, kSampleCodePageSize}) {
+    if ((st & bit) && !r.Skip(8)) return "PHYS_ADDR/CGROUP/PAGE_SIZE truncated";
+  }
+  if (st & kSampleAux) {
+    uint64_t size;
+    if (!r.Read(&size) || size > r.remaining() || !r.Skip(size)) return "AUX exceeds the record";
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const char* ParseSample(std::string_view body, const EventAttr& a, bool swap, ParsedSample* s) {
+  ByteReader r(body, swap);
+  uint64_t st = a.sample_type;
+  if ((st & kSampleIdentifier) && !r.Read(&s->id)) return "sample truncated in IDENTIFIER";
+  if ((st & kSampleIp) && !r.Read(&s->ip)) return "sample truncated in IP";
+  if ((st & kSampleTid) && !ReadPidTid(r, s)) return "sample truncated in TID";
+  if (st & kSampleTime) {
+    if (!r.Read(&s->time)) return "sample truncated in TIME";
+    s->has_time = true;
+  }
+  if ((st & kSampleAddr) && !r.Read(&s->addr)) return "sample truncated in ADDR";
+  if ((st & kSampleId) && !r.Read(&s->id)) return "sample truncated in ID";
+  if ((st & kSampleStreamId) && !r.Skip(8)) return "sample truncated in STREAM_ID";
+  if ((st & kSampleCpu) && !ReadCpu(r, s)) return "sample truncated in CPU";
+  if (st & kSamplePeriod) {
+    if (!r.Read(&s->period)) return "sample truncated in PERIOD";
+    s->has_period = true;
+  }
+  if ((st & kSampleRead) && !SkipRead(r, a.read_format)) return "READ values exceed the record";
+  if (st & kSampleCallchain) {
+    if (!r.Read(&s->callchain_nr) || s->callchain_nr > r.remaining() / 8 ||
+        !r.Bytes(s->callchain_nr * 8, &s->callchain)) {
+      return "CALLCHAIN exceeds the record";
+    }
+    s->has_callchain = true;
+  }
+  return ParseTail(r, a, s);
+}
+
+bool ParseTrailer(std::string_view body, const EventAttr& a, bool swap, ParsedSample* s) {
+  if (!a.sample_id_all()) return true;
+  size_t n = static_cast<size_t>(TrailerWords(a.sample_type)) * 8;
+  if (body.size() < n) return false;
+  ByteReader r(body.substr(body.size() - n), swap);
+  uint64_t st = a.sample_type;
+  if (st & kSampleTid) ReadPidTid(r, s);
+  if (st & kSampleTime) s->has_time = r.Read(&s->time);
+  if (st & kSampleId) r.Read(&s->id);
+  if (st & kSampleStreamId) r.Skip(8);
+  if (st & kSampleCpu) ReadCpu(r, s);
+  if (st & kSampleIdentifier) r.Read(&s->id);
+  return true;
+}
+
+void EventTable::Build(const Metadata& meta) {
+  swap_ = meta.swap;
+  attrs_.clear();
+  by_id_.clear();
+  for (size_t i = 0; i < meta.events.size(); ++i) {
+    attrs_.push_back(meta.events[i].attr);
+    for (uint64_t id : meta.events[i].ids) by_id_.emplace(id, static_cast<int>(i));
+  }
+  layout_ = attrs_.empty() ? IdLayout{} : ComputeIdLayout(attrs_[0].sample_type);
+}
+
+int EventTable::EventOf(uint32_t type, std::string_view body) const {
+  if (attrs_.size() <= 1) return attrs_.empty() ? -1 : 0;
+  uint64_t id = 0;
+  if (type == kSample) {
+    if (layout_.id_pos < 0) return 0;
+    size_t off = static_cast<size_t>(layout_.id_pos) * 8;
+    if (body.size() < off + 8) return -1;
+    id = LoadU64(body.data() + off, swap_);
+  } else {
+    if (layout_.is_pos < 0 || !attrs_[0].sample_id_all()) return 0;
+    size_t back = static_cast<size_t>(layout_.is_pos) * 8;
+    if (body.size() < back) return -1;
+    id = LoadU64(body.data() + body.size() - back, swap_);
+  }
+  if (id == 0) return 0;
+  auto it = by_id_.find(id);
+  return it == by_id_.end() ? -1 : it->second;
+}
+
+uint64_t EventTable::TimeOf(uint32_t type, std::string_view body) const {
+  if (type >= kUserTypeStart) return 0;
+  int ev = EventOf(type, body);
+  if (ev < 0) return 0;
+  const EventAttr& a = attrs_[static_cast<size_t>(ev)];
+  uint64_t st = a.sample_type;
+  if (!(st & kSampleTime)) return 0;
+  size_t off;
+  if (type == kSample) {
+    off = 8 * static_cast<size_t>(((st & kSampleIdentifier) ? 1 : 0) + ((st & kSampleIp) ? 1 : 0) +
+                                  ((st & kSampleTid) ? 1 : 0));
+  } else {
+    if (!a.sample_id_all()) return 0;
+    size_t n = static_cast<size_t>(TrailerWords(st)) * 8;
+    if (body.size() < n) return 0;
+    off = body.size() - n + ((st & kSampleTid) ? 8 : 0);
+  }
+  if (body.size() < off + 8) return 0;
+  return LoadU64(body.data() + off, swap_);
+}
+
+}  // namespace tk::parsers::perf_data

@@ -1,0 +1,78 @@
+// PERF_RECORD_SAMPLE bodies and the sample_id_all trailer of other records.
+//
+// A SAMPLE body holds, for each bit set in the event's sample_type, in this (the kernel's)
+// order:
+//   IDENTIFIER u64 | IP u64 | TID {u32 pid, u32 tid} | TIME u64 | ADDR u64 | ID u64 |
+//   STREAM_ID u64 | CPU {u32 cpu, u32 res} | PERIOD u64 | READ (read_format) |
+//   CALLCHAIN {u64 nr, u64 ips[nr]} | RAW {u32 size, char data[size]} (4+size 8-aligned) |
+//   BRANCH_STACK {u64 nr, [u64 hw_idx], {from, to, flags}[nr]} |
+//   REGS_USER {u64 abi, u64 regs[popcount(sample_regs_user)] if abi} |
+//   STACK_USER {u64 size, char data[size], u64 dyn_size if size} | WEIGHT(_STRUCT) u64 |
+//   DATA_SRC u64 | TRANSACTION u64 | REGS_INTR (as REGS_USER) | PHYS_ADDR u64 | CGROUP u64 |
+//   DATA_PAGE_SIZE u64 | CODE_PAGE_SIZE u64 | AUX {u64 size, data}
+// Every field is stepped over even when unused, so nothing after it is misread.
+#ifndef TK_PARSERS_PERF_DATA_SAMPLE_H_
+#define TK_PARSERS_PERF_DATA_SAMPLE_H_
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "parsers/perf_data/attr.h"
+#include "parsers/perf_data/metadata.h"
+
+namespace tk::parsers::perf_data {
+
+struct ParsedSample {
+  uint64_t ip = 0;
+  int32_t pid = -1, tid = -1;
+  uint64_t time = 0;
+  bool has_time = false;
+  uint64_t addr = 0;
+  uint64_t id = 0;
+  int32_t cpu = -1;
+  uint64_t period = 0;
+  bool has_period = false;
+  std::string_view callchain;  // nr u64 entries in file byte order (read with LoadU64)
+  uint64_t callchain_nr = 0;
+  bool has_callchain = false;
+  std::string_view raw;
+  bool has_raw = false;
+  uint64_t user_stack_size = 0;  // STACK_USER bytes recorded (DWARF unwinding input)
+  uint64_t weight = 0;
+};
+
+// Parses a SAMPLE body (after the 8-byte header). Returns nullptr or what is wrong.
+const char* ParseSample(std::string_view body, const EventAttr& attr, bool swap,
+                        ParsedSample* s);
+
+// Parses the sample_id_all trailer at the end of a non-sample record's body (pid, tid,
+// time, id, cpu when present). Returns false when the body is shorter than the trailer.
+bool ParseTrailer(std::string_view body, const EventAttr& attr, bool swap, ParsedSample* s);
+
+// Which event a record belongs to, and its time, without decoding it.
+class EventTable {
+ public:
+  // Indexes `meta.events` (ids → event). Call again when pipe-mode HEADER_ATTRs add events.
+  void Build(const Metadata& meta);
+
+  // Index of the event of a record (type, body after header); -1 when its id is unknown.
+  int EventOf(uint32_t type, std::string_view body) const;
+  // The record's time, or 0 when it has none (then it is not reordered).
+  uint64_t TimeOf(uint32_t type, std::string_view body) const;
+
+  const EventAttr& attr(int i) const { return attrs_[static_cast<size_t>(i)]; }
+  size_t size() const { return attrs_.size(); }
+  bool swap() const { return swap_; }
+
+ private:
+  std::vector<EventAttr> attrs_;
+  absl::flat_hash_map<uint64_t, int> by_id_;
+  IdLayout layout_;
+  bool swap_ = false;
+};
+
+}  // namespace tk::parsers::perf_data
+
+#endif  // TK_PARSERS_PERF_DATA_SAMPLE_H_

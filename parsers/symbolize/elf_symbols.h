@@ -1,0 +1,39 @@
+// Function symbols of an ELF file (executable, shared library, vdso image), read once with
+// libelf into a SymbolTable in *file-offset* space — the space of perf's map_ip
+// (ip − map.start + map.pgoff), which is also the address `perf script` prints for user
+// frames. Which symbols count is perf's dso__load_sym: .symtab when present, else .dynsym;
+// STT_FUNC / STT_GNU_IFUNC with a name and a section, and STT_NOTYPE labels, all only in
+// sections whose name contains "text"; C++ names demangled (demangle.h).
+#ifndef TK_PARSERS_SYMBOLIZE_ELF_SYMBOLS_H_
+#define TK_PARSERS_SYMBOLIZE_ELF_SYMBOLS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "parsers/symbolize/symbol_table.h"
+
+namespace tk::parsers::symbolize {
+
+struct ElfImage {
+  std::string build_id;  // lowercase hex, empty when the file has none
+  std::string path;      // the file the symbols came from
+  SymbolTable symbols;
+};
+
+// The GNU build id of the ELF file at `path` (hex), or nullopt when it cannot be read.
+std::optional<std::string> ReadElfBuildId(const std::string& path);
+
+// Loads symbols from the first of `candidates` (perf's search order: debuglink, build-id
+// cache elf/debug, /usr/lib/debug, the DSO itself) that has a .symtab, else the .dynsym of
+// the first that has one. Files whose build id differs from a non-empty `want_build_id` are
+// skipped, as perf does (another build of the file would give wrong symbols).
+std::optional<ElfImage> LoadElf(const std::vector<std::string>& candidates,
+                                const std::string& want_build_id);
+
+// The file name in .gnu_debuglink ("libc.so.6.debug"), if any.
+std::optional<std::string> ReadDebugLink(const std::string& path);
+
+}  // namespace tk::parsers::symbolize
+
+#endif  // TK_PARSERS_SYMBOLIZE_ELF_SYMBOLS_H_

@@ -1,0 +1,30 @@
+// Kernel symbols from a kallsyms file (a copy of /proc/kallsyms, perf's build-id cache entry
+// ~/.debug/[kernel.kallsyms]/<build-id>/kallsyms, or /proc/kallsyms itself):
+//   ffffffff81000000 T _text
+//   ffffffff81001000 T __pfx_xen_hypercall_page
+//   ffffffffc0a01000 t veth_open	[veth]
+// As perf's dso__load_kallsyms: only types T/t W/w D/d B/b; every symbol gets size 0 and
+// extends to the next (symbol_table.h); module symbols go to one table per module.
+#ifndef TK_PARSERS_SYMBOLIZE_KALLSYMS_H_
+#define TK_PARSERS_SYMBOLIZE_KALLSYMS_H_
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "parsers/symbolize/symbol_table.h"
+
+namespace tk::parsers::symbolize {
+
+struct KernelSymbols {
+  SymbolTable kernel;
+  std::map<std::string, SymbolTable, std::less<>> modules;  // "veth" -> its symbols
+  std::optional<uint64_t> text;                             // address of _text
+};
+
+absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path);
+
+}  // namespace tk::parsers::symbolize
+
+#endif  // TK_PARSERS_SYMBOLIZE_KALLSYMS_H_

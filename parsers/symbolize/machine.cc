@@ -1,0 +1,382 @@
+#include "parsers/symbolize/machine.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "core/absl_compat.h"
+#include "parsers/symbolize/elf_symbols.h"
+#include "parsers/symbolize/jit_map.h"
+#include "parsers/symbolize/kallsyms.h"
+
+namespace tk::parsers::symbolize {
+
+enum DsoKind { kElf, kKernel, kModule, kJit, kKsym, kVdso };
+
+struct Dso {
+  std::string name;  // as perf script prints it in parentheses
+  int kind = kElf;
+  bool loaded = false;
+  SymbolTable own;
+  const SymbolTable* syms = nullptr;
+  absl::flat_hash_map<uint64_t, const Symbol*> cache;
+
+  const Symbol* Lookup(uint64_t addr) {
+    if (!syms) return nullptr;
+    auto [it, inserted] = cache.try_emplace(addr, nullptr);
+    if (inserted) it->second = syms->Find(addr);
+    return it->second;
+  }
+};
+
+struct Machine::KernelState {
+  KernelSymbols ks;
+};
+
+namespace {
+
+constexpr std::string_view kUnknown = "[unknown]";
+constexpr std::string_view kKernelName = "[kernel.kallsyms]";
+
+bool IsAnon(std::string_view f) {
+  return f == "//anon" || f.starts_with("/dev/zero") || f.starts_with("/anon_hugepage");
+}
+
+// "/lib/modules/6.1.0/kernel/net/veth.ko.xz" -> "[veth]" (perf's kmod_path__parse_name).
+std::string ModuleDsoName(std::string_view path) {
+  if (path.starts_with("[")) return std::string(path);
+  size_t slash = path.rfind('/');
+  std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  size_t ko = base.find(".ko");
+  if (ko != std::string_view::npos) base = base.substr(0, ko);
+  std::string name(base);
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return absl::StrCat("[", name, "]");
+}
+
+// The running kernel's build id from /sys/kernel/notes (ELF notes: {u32 namesz, descsz,
+// type, name padded to 4, desc padded to 4}; type 3 "GNU" is the build id).
+std::string HostKernelBuildId() {
+  std::ifstream f("/sys/kernel/notes", std::ios::binary);
+  std::string s((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  size_t off = 0;
+  while (off + 12 <= s.size()) {
+    uint32_t namesz, descsz, type;
+    std::memcpy(&namesz, s.data() + off, 4);
+    std::memcpy(&descsz, s.data() + off + 4, 4);
+    std::memcpy(&type, s.data() + off + 8, 4);
+    size_t name_off = off + 12, desc_off = name_off + ((namesz + 3) & ~3u);
+    if (desc_off + descsz > s.size()) break;
+    if (type == 3 && namesz == 4 && s.compare(name_off, 3, "GNU") == 0) {
+      std::string hex;
+      for (size_t i = 0; i < descsz; ++i) {
+        absl::StrAppend(&hex, absl::Hex(static_cast<unsigned char>(s[desc_off + i]), absl::kZeroPad2));
+      }
+      return hex;
+    }
+    off = desc_off + ((descsz + 3) & ~3u);
+  }
+  return "";
+}
+
+bool Exists(const std::string& p) { return std::ifstream(p).good(); }
+
+}  // namespace
+
+Machine::Machine(SymbolizeOptions opts) : opts_(std::move(opts)) {
+  if (opts_.buildid_dir.empty()) {
+    const char* home = std::getenv("HOME");
+    if (home) opts_.buildid_dir = absl::StrCat(home, "/.debug");
+  }
+  // perf registers the idle task: tid 0 is "swapper" until a COMM says otherwise.
+  Thread& idle = threads_[0];
+  idle.pid = 0;
+  idle.comm = strings_.Intern("swapper");
+  idle.comm_set = true;
+}
+
+Machine::~Machine() = default;
+
+void Machine::AddBuildId(std::string_view filename, std::string_view build_id, bool kernel) {
+  if (build_id.empty()) return;
+  if (kernel && filename.starts_with(kKernelName)) {
+    kernel_build_id_ = std::string(build_id);
+    return;
+  }
+  build_ids_[std::string(filename)] = std::string(build_id);
+}
+
+Machine::Thread& Machine::FindOrAddThread(int32_t pid, int32_t tid) {
+  auto [it, inserted] = threads_.try_emplace(tid);
+  if (inserted) {
+    it->second.pid = pid;
+    it->second.comm = strings_.Intern(absl::StrCat(":", tid));
+  } else if (it->second.pid == -1 && pid != -1) {
+    it->second.pid = pid;
+  }
+  return it->second;
+}
+
+std::string_view Machine::Comm(int32_t pid, int32_t tid) { return FindOrAddThread(pid, tid).comm; }
+
+void Machine::OnComm(int32_t pid, int32_t tid, std::string_view comm) {
+  Thread& t = FindOrAddThread(pid, tid);
+  t.comm = strings_.Intern(comm);
+  t.comm_set = true;
+}
+
+void Machine::OnFork(int32_t pid, int32_t tid, int32_t ppid, int32_t ptid, bool synthesized) {
+  Thread parent = FindOrAddThread(ppid, ptid);
+  threads_.erase(tid);  // a reused tid is a new thread
+  Thread& child = FindOrAddThread(pid, tid);
+  if (parent.comm_set) {
+    child.comm = parent.comm;
+    child.comm_set = true;
+  }
+  if (pid != ppid && !synthesized) {
+    auto src = procs_.find(ppid);
+    auto& dst = procs_[pid];
+    dst = std::make_unique<Maps>(src != procs_.end() && src->second ? *src->second : Maps());
+    last_pid_ = -2;
+  }
+}
+
+void Machine::InsertMap(Maps& maps, const Map& m) {
+  // Cut what the new map overlaps (maps__fixup_overlappings): keep the parts outside it.
+  auto it = maps.upper_bound(m.start);
+  if (it != maps.begin()) --it;
+  std::vector<Map> keep;
+  while (it != maps.end() && it->second.start < m.end) {
+    const Map& old = it->second;
+    if (old.end <= m.start) {
+      ++it;
+      continue;
+    }
+    if (old.start < m.start) keep.push_back(Map{old.start, m.start, old.pgoff, old.dso});
+    if (old.end > m.end) keep.push_back(Map{m.end, old.end, old.pgoff + (m.end - old.start), old.dso});
+    it = maps.erase(it);
+  }
+  for (const Map& k : keep) maps[k.start] = k;
+  maps[m.start] = m;
+}
+
+const Machine::Map* Machine::FindMap(const Maps& maps, uint64_t ip) {
+  auto it = maps.upper_bound(ip);
+  if (it == maps.begin()) return nullptr;
+  --it;
+  return ip < it->second.end ? &it->second : nullptr;
+}
+
+Dso* Machine::GetDso(std::string_view name, int kind) {
+  auto it = dsos_.find(name);
+  if (it != dsos_.end()) return it->second.get();
+  auto d = std::make_unique<Dso>();
+  d->name = std::string(name);
+  d->kind = kind;
+  Dso* raw = d.get();
+  dsos_.emplace(std::string(name), std::move(d));
+  return raw;
+}
+
+void Machine::OnMmap(int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
+                     std::string_view filename, bool kernel_mode, std::string_view build_id) {
+  uint64_t end = start + len < start ? ~uint64_t{0} : start + len;
+  if (kernel_mode) {
+    Dso* d = filename.starts_with(kKernelName) ? GetDso(kKernelName, kKernel)
+                                               : GetDso(ModuleDsoName(filename), kModule);
+    if (!build_id.empty()) AddBuildId(d->kind == kKernel ? kKernelName : filename, build_id, d->kind == kKernel);
+    InsertMap(kernel_maps_, Map{start, end, pgoff, d});
+    return;
+  }
+  std::string name(filename);
+  int kind = kElf;
+  if (IsAnon(filename)) {
+    name = absl::StrCat("/tmp/perf-", pid, ".map");
+    kind = kJit;
+  } else if (filename.starts_with("/tmp/perf-") && filename.ends_with(".map")) {
+    kind = kJit;
+  } else if (filename == "[vdso]") {
+    kind = kVdso;
+  }
+  if (!build_id.empty()) AddBuildId(filename, build_id, false);
+  auto& maps = procs_[pid];
+  if (!maps) maps = std::make_unique<Maps>();
+  InsertMap(*maps, Map{start, end, pgoff, GetDso(name, kind)});
+}
+
+void Machine::OnKsymbol(uint64_t addr, uint64_t len, std::string_view name, bool unregister) {
+  if (unregister) {
+    auto it = kernel_maps_.find(addr);
+    if (it != kernel_maps_.end() && it->second.dso->kind == kKsym) kernel_maps_.erase(it);
+    return;
+  }
+  if (FindMap(kernel_maps_, addr)) return;  // inside the kernel image: kallsyms names it
+  Dso* d = GetDso(name, kKsym);
+  if (!d->loaded) {
+    d->own.Add(0, len, name, Binding::kGlobal);
+    d->own.Finalize(false);
+    d->syms = &d->own;
+    d->loaded = true;
+  }
+  InsertMap(kernel_maps_, Map{addr, addr + len, 0, d});
+}
+
+std::string Machine::BuildIdPath(const std::string& id, std::string_view file) const {
+  if (id.size() < 3 || opts_.buildid_dir.empty()) return "";
+  return absl::StrCat(opts_.buildid_dir, "/.build-id/", id.substr(0, 2), "/", id.substr(2), "/",
+                      AV(file));
+}
+
+void Machine::AddNote(std::string note) { notes_.push_back(std::move(note)); }
+
+std::vector<std::string> Machine::TakeNotes() {
+  std::vector<std::string> out(notes_.begin() + static_cast<long>(notes_taken_), notes_.end());
+  notes_taken_ = notes_.size();
+  return out;
+}
+
+void Machine::LoadKernel() {
+  kernel_loaded_ = true;
+  std::vector<std::string> candidates;
+  if (!opts_.kallsyms.empty()) {
+    candidates.push_back(opts_.kallsyms);
+  } else {
+    if (opts_.use_buildid_cache && !kernel_build_id_.empty() && !opts_.buildid_dir.empty()) {
+      candidates.push_back(BuildIdPath(kernel_build_id_, "kallsyms"));
+      candidates.push_back(absl::StrCat(opts_.buildid_dir, "/[kernel.kallsyms]/", kernel_build_id_, "/kallsyms"));
+    }
+    if (opts_.use_host_kallsyms &&
+        (kernel_build_id_.empty() || HostKernelBuildId() == kernel_build_id_)) {
+      candidates.push_back("/proc/kallsyms");
+    }
+  }
+  for (const std::string& path : candidates) {
+    if (path != opts_.kallsyms && !Exists(path)) continue;
+    absl::StatusOr<KernelSymbols> ks = LoadKallsyms(path);
+    if (!ks.ok()) {
+      AddNote(std::string(SV(ks.status().message())));
+      continue;
+    }
+    kernel_ = std::make_unique<KernelState>(KernelState{std::move(*ks)});
+    ExtendKernelMap();
+    return;
+  }
+  AddNote(opts_.kallsyms.empty()
+              ? "no kernel symbols for this recording (kernel frames print as [unknown]; use --kallsyms FILE)"
+              : absl::StrCat("cannot load kernel symbols from ", opts_.kallsyms));
+}
+
+// perf's map__fixup_start/end after loading kallsyms: the kernel map then runs from the first
+// to the end of the last kernel symbol, past the recorded _text.._etext (init text, where
+// the idle task's x86_64_start_kernel frames are).
+void Machine::ExtendKernelMap() {
+  const std::vector<Symbol>& syms = kernel_->ks.kernel.symbols();
+  if (syms.empty()) return;
+  for (auto it = kernel_maps_.begin(); it != kernel_maps_.end(); ++it) {
+    if (it->second.dso->kind != kKernel) continue;
+    Map m = it->second;
+    kernel_maps_.erase(it);
+    m.start = syms.front().start;
+    m.end = syms.back().end;
+    InsertMap(kernel_maps_, m);
+    return;
+  }
+}
+
+void Machine::Load(Dso* d) {
+  d->loaded = true;
+  if (d->kind == kKernel || d->kind == kModule) {
+    if (!kernel_loaded_) LoadKernel();
+    if (!kernel_) return;
+    if (d->kind == kKernel) {
+      d->syms = &kernel_->ks.kernel;
+    } else {
+      auto it = kernel_->ks.modules.find(std::string_view(d->name).substr(1, d->name.size() - 2));
+      if (it != kernel_->ks.modules.end()) d->syms = &it->second;
+    }
+    return;
+  }
+  if (d->kind == kJit) {
+    for (const std::string& p : {opts_.symfs.empty() ? "" : opts_.symfs + d->name, d->name}) {
+      if (p.empty()) continue;
+      if (std::optional<SymbolTable> t = LoadPerfMap(p)) {
+        d->own = std::move(*t);
+        d->syms = &d->own;
+        ++dsos_loaded_;
+        return;
+      }
+    }
+    return;
+  }
+  auto bid = build_ids_.find(d->name);
+  std::string id = bid == build_ids_.end() ? "" : bid->second;
+  if (id.empty() && d->kind == kElf) {
+    // No recorded build id: perf reads the file's own, then looks for it in the cache.
+    id = ReadElfBuildId(opts_.symfs + d->name).value_or("");
+  }
+  std::optional<ElfImage> img = LoadElf(ElfCandidates(d->name, id, d->kind == kVdso), id);
+  if (!img) return;
+  d->own = std::move(img->symbols);
+  d->syms = &d->own;
+  ++dsos_loaded_;
+}
+
+// perf's search order (dso__load's binary_type_symtab): the .gnu_debuglink target next to the
+// file, in its .debug/ or under /usr/lib/debug; the build-id cache's elf and debug copies;
+// /usr/lib/debug/PATH(.debug) and /usr/lib/debug/.build-id/xx/rest.debug; the file itself.
+// Everything but the cache is under --symfs when given.
+std::vector<std::string> Machine::ElfCandidates(const std::string& name, const std::string& id,
+                                                bool vdso) const {
+  std::vector<std::string> c;
+  if (vdso) {
+    if (opts_.use_buildid_cache && !id.empty()) c.push_back(BuildIdPath(id, "vdso"));
+    return c;
+  }
+  const std::string& root = opts_.symfs;
+  std::string file = root + name;
+  std::string dir = name.substr(0, name.rfind('/') + 1);
+  if (std::optional<std::string> link = ReadDebugLink(file)) {
+    c.push_back(absl::StrCat(root, dir, *link));
+    c.push_back(absl::StrCat(root, dir, ".debug/", *link));
+    c.push_back(absl::StrCat(root, "/usr/lib/debug", dir, *link));
+  }
+  if (opts_.use_buildid_cache && !id.empty()) {
+    c.push_back(BuildIdPath(id, "elf"));
+    c.push_back(BuildIdPath(id, "debug"));
+  }
+  c.push_back(absl::StrCat(root, "/usr/lib/debug", name, ".debug"));
+  c.push_back(absl::StrCat(root, "/usr/lib/debug", name));
+  if (id.size() > 2) {
+    c.push_back(absl::StrCat(root, "/usr/lib/debug/.build-id/", id.substr(0, 2), "/", id.substr(2), ".debug"));
+  }
+  c.push_back(file);
+  return c;
+}
+
+Frame Machine::Resolve(int32_t pid, bool kernel, uint64_t ip) {
+  const Map* m = nullptr;
+  if (kernel) {
+    m = FindMap(kernel_maps_, ip);
+  } else {
+    if (pid != last_pid_) {
+      auto it = procs_.find(pid);
+      last_maps_ = it == procs_.end() ? nullptr : it->second.get();
+      last_pid_ = pid;
+    }
+    if (last_maps_) m = FindMap(*last_maps_, ip);
+  }
+  if (!m) return Frame{ip, kUnknown, kUnknown};
+  Dso* d = m->dso;
+  if (!d->loaded) Load(d);
+  // Kernel symbols are absolute; JIT maps are identity maps; KSYMBOL tables start at 0.
+  uint64_t addr = ip;
+  if (d->kind == kElf || d->kind == kVdso || d->kind == kKsym) addr = ip - m->start + m->pgoff;
+  const Symbol* s = d->Lookup(addr);
+  return Frame{d->kind == kKsym || d->kind == kElf || d->kind == kVdso ? addr : ip,
+               s ? s->name : kUnknown, d->name};
+}
+
+}  // namespace tk::parsers::symbolize

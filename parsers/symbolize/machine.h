@@ -1,0 +1,117 @@
+// The recorded machine, rebuilt from perf.data side-band records, and frame symbolization.
+//
+// Threads: tid → {pid, comm}. COMM sets a thread's comm; FORK creates the child with the
+// parent's comm and, for a new process, a copy of the parent's maps (not for perf's own
+// synthesized FORKs); a thread never named prints as ":TID" and tid 0 as "swapper", as in
+// `perf script`.
+//
+// Maps: per process (tgid) from MMAP/MMAP2 (a new map cuts whatever it overlaps, as the
+// kernel's mmap does); kernel maps from the "[kernel.kallsyms]_text" MMAP (pid -1), module
+// MMAPs and KSYMBOL records (BPF programs, trampolines).
+//
+// Frames: user ip → map → file offset (ip − start + pgoff) → DSO symbol table, loaded on the
+// first hit by build id from perf's cache (~/.debug), else --symfs + recorded path, else the
+// recorded path (only a file with the recorded build id is used). Kernel ip → kallsyms
+// (--kallsyms, the build-id cache, or /proc/kallsyms when the running kernel's build id is the
+// recorded one). Anonymous executable memory is "/tmp/perf-PID.map" (JIT symbols). What
+// cannot be resolved prints as perf script prints it: "[unknown]" in the DSO, "[unknown]
+// ([unknown])" outside any map. Lookups are cached per (DSO, address).
+#ifndef TK_PARSERS_SYMBOLIZE_MACHINE_H_
+#define TK_PARSERS_SYMBOLIZE_MACHINE_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "core/event.h"
+#include "core/intern.h"
+
+namespace tk::parsers::symbolize {
+
+struct SymbolizeOptions {
+  std::string symfs;             // prefix for recorded DSO paths; empty = none
+  std::string kallsyms;          // kernel symbols file; empty = cache / host
+  bool use_buildid_cache = true;
+  bool use_host_kallsyms = true;
+  std::string buildid_dir;       // perf's cache; empty = $HOME/.debug
+};
+
+struct Dso;
+
+class Machine {
+ public:
+  explicit Machine(SymbolizeOptions opts);
+  ~Machine();
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
+
+  // A build id the file recorded for `filename` (BUILD_ID feature, MMAP2 with build id).
+  void AddBuildId(std::string_view filename, std::string_view build_id, bool kernel);
+
+  void OnMmap(int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
+              std::string_view filename, bool kernel_mode, std::string_view build_id);
+  void OnKsymbol(uint64_t addr, uint64_t len, std::string_view name, bool unregister);
+  void OnComm(int32_t pid, int32_t tid, std::string_view comm);
+  void OnFork(int32_t pid, int32_t tid, int32_t ppid, int32_t ptid, bool synthesized);
+
+  // The comm of `tid` now (valid while the Machine lives).
+  std::string_view Comm(int32_t pid, int32_t tid);
+
+  // Symbolizes one address of process `pid`; `kernel` selects the kernel's maps.
+  Frame Resolve(int32_t pid, bool kernel, uint64_t ip);
+
+  // One-line notes about symbols that could not be loaded (each returned once).
+  std::vector<std::string> TakeNotes();
+
+  uint64_t dsos_loaded() const { return dsos_loaded_; }
+
+ private:
+  struct Map {
+    uint64_t start = 0, end = 0, pgoff = 0;
+    Dso* dso = nullptr;
+  };
+  using Maps = std::map<uint64_t, Map>;  // by start; non-overlapping
+  struct Thread {
+    int32_t pid = -1;
+    std::string_view comm;
+    bool comm_set = false;
+  };
+
+  Thread& FindOrAddThread(int32_t pid, int32_t tid);
+  static void InsertMap(Maps& maps, const Map& m);
+  static const Map* FindMap(const Maps& maps, uint64_t ip);
+  Dso* GetDso(std::string_view name, int kind);
+  void Load(Dso* d);
+  void LoadKernel();
+  void ExtendKernelMap();
+  std::vector<std::string> ElfCandidates(const std::string& name, const std::string& id,
+                                         bool vdso) const;
+  std::string BuildIdPath(const std::string& build_id, std::string_view file) const;
+  void AddNote(std::string note);
+
+  SymbolizeOptions opts_;
+  Interner strings_;
+  absl::flat_hash_map<int32_t, Thread> threads_;
+  absl::flat_hash_map<int32_t, std::unique_ptr<Maps>> procs_;
+  Maps kernel_maps_;
+  std::map<std::string, std::unique_ptr<Dso>, std::less<>> dsos_;
+  std::map<std::string, std::string, std::less<>> build_ids_;  // path -> id
+  std::string kernel_build_id_;
+  bool kernel_loaded_ = false;
+  struct KernelState;
+  std::unique_ptr<KernelState> kernel_;
+  std::vector<std::string> notes_;
+  size_t notes_taken_ = 0;
+  uint64_t dsos_loaded_ = 0;
+  // Last lookup (samples of one process come in runs).
+  int32_t last_pid_ = -2;
+  Maps* last_maps_ = nullptr;
+};
+
+}  // namespace tk::parsers::symbolize
+
+#endif  // TK_PARSERS_SYMBOLIZE_MACHINE_H_

@@ -1,0 +1,91 @@
+#include "parsers/symbolize/symbol_table.h"
+
+#include <algorithm>
+
+namespace tk::parsers::symbolize {
+namespace {
+
+int LeadingUnderscores(std::string_view s) {
+  int n = 0;
+  while (n < static_cast<int>(s.size()) && s[n] == '_') ++n;
+  return n;
+}
+
+// perf's choose_best_symbol: true when `a` is kept over `b`.
+bool PreferFirst(const Symbol& a, const Symbol& b) {
+  uint64_t la = a.end - a.start, lb = b.end - b.start;
+  if (lb == 0 && la > 0) return true;
+  if (la == 0 && lb > 0) return false;
+  bool wa = a.binding == Binding::kWeak, wb = b.binding == Binding::kWeak;
+  if (wb && !wa) return true;
+  if (wa && !wb) return false;
+  bool ga = a.binding == Binding::kGlobal, gb = b.binding == Binding::kGlobal;
+  if (ga && !gb) return true;
+  if (gb && !ga) return false;
+  int ua = LeadingUnderscores(a.name), ub = LeadingUnderscores(b.name);
+  if (ub > ua) return true;
+  if (ua > ub) return false;
+  return a.name.size() >= b.name.size();
+}
+
+bool IsModuleSymbol(std::string_view name) { return name.find('[') != std::string_view::npos; }
+
+uint64_t RoundUp4k(uint64_t v) { return (v + 4095) & ~uint64_t{4095}; }
+
+}  // namespace
+
+void SymbolTable::Add(uint64_t start, uint64_t size, std::string_view name, Binding binding) {
+  names_.emplace_back(name);
+  syms_.push_back(Symbol{start, start + size, names_.back(), binding});
+}
+
+void SymbolTable::Finalize(bool kallsyms) {
+  std::stable_sort(syms_.begin(), syms_.end(),
+                   [](const Symbol& a, const Symbol& b) { return a.start < b.start; });
+  if (syms_.empty()) return;
+  // symbols__fixup_end
+  for (size_t i = 1; i < syms_.size(); ++i) {
+    Symbol& prev = syms_[i - 1];
+    const Symbol& curr = syms_[i];
+    if (prev.end != prev.start) continue;
+    if (kallsyms && IsModuleSymbol(prev.name) != IsModuleSymbol(curr.name)) {
+      prev.end = RoundUp4k(prev.end + 4096);
+    } else {
+      prev.end = curr.start;
+    }
+  }
+  if (syms_.back().end == syms_.back().start) syms_.back().end = RoundUp4k(syms_.back().start) + 4096;
+  // symbols__fixup_duplicate
+  std::vector<Symbol> kept;
+  kept.reserve(syms_.size());
+  for (const Symbol& s : syms_) {
+    if (!kept.empty() && kept.back().start == s.start) {
+      if (!PreferFirst(kept.back(), s)) kept.back() = s;
+      continue;
+    }
+    kept.push_back(s);
+  }
+  syms_ = std::move(kept);
+}
+
+void SymbolTable::AddSorted(uint64_t start, uint64_t size, std::string_view name) {
+  Add(start, size, name, Binding::kGlobal);
+}
+
+void SymbolTable::SortAdded() {
+  std::stable_sort(syms_.begin(), syms_.end(),
+                   [](const Symbol& a, const Symbol& b) { return a.start < b.start; });
+}
+
+const Symbol* SymbolTable::Find(uint64_t addr) const {
+  auto it = std::upper_bound(syms_.begin(), syms_.end(), addr,
+                             [](uint64_t a, const Symbol& s) { return a < s.start; });
+  // The last symbol starting at or before addr, or a longer one before it that overlaps.
+  for (int back = 0; back < 4 && it != syms_.begin(); ++back) {
+    --it;
+    if (addr < it->end || (addr == it->start && it->start == it->end)) return &*it;
+  }
+  return nullptr;
+}
+
+}  // namespace tk::parsers::symbolize

@@ -1,0 +1,59 @@
+// A DSO's function symbols, sorted once, looked up by binary search — perf's rules for which
+// symbol covers an address, so frames print as `perf script` prints them:
+//   - symbols keep their st_size; a size-0 symbol extends to the next symbol's start, the
+//     last one to the next 4 KiB boundary + 4 KiB (symbols__fixup_end);
+//   - kallsyms: every symbol is size 0; the last kernel symbol before module symbols
+//     ("name\t[mod]") ends at the next 4 KiB boundary after its start + 4 KiB;
+//   - among symbols at one address one is kept (symbols__fixup_duplicate): non-zero size,
+//     then non-weak, then global, then fewer leading underscores, then the longer name,
+//     then the first.
+#ifndef TK_PARSERS_SYMBOLIZE_SYMBOL_TABLE_H_
+#define TK_PARSERS_SYMBOLIZE_SYMBOL_TABLE_H_
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tk::parsers::symbolize {
+
+enum class Binding : uint8_t { kLocal, kGlobal, kWeak };
+
+struct Symbol {
+  uint64_t start = 0;
+  uint64_t end = 0;  // exclusive, after Finalize
+  std::string_view name;
+  Binding binding = Binding::kGlobal;
+};
+
+class SymbolTable {
+ public:
+  // Adds a symbol; `name` is copied. Call Finalize once all are in.
+  void Add(uint64_t start, uint64_t size, std::string_view name, Binding binding);
+  // Sorts (stable: equal starts keep insertion order), fixes ends, drops aliases.
+  // `kallsyms`: the kallsyms rule for the last symbol before a module's.
+  void Finalize(bool kallsyms);
+  // After Finalize: adds symbols without any fixing (perf's synthesized PLT symbols), then
+  // SortAdded once to put them in place.
+  void AddSorted(uint64_t start, uint64_t size, std::string_view name);
+  void SortAdded();
+  // The symbol covering `addr` or nullptr.
+  const Symbol* Find(uint64_t addr) const;
+
+  size_t size() const { return syms_.size(); }
+  const std::vector<Symbol>& symbols() const { return syms_; }
+  // Drops symbols for which `drop` is true (after Finalize).
+  template <typename Pred>
+  void EraseIf(Pred drop) {
+    std::erase_if(syms_, drop);
+  }
+
+ private:
+  std::vector<Symbol> syms_;
+  std::deque<std::string> names_;
+};
+
+}  // namespace tk::parsers::symbolize
+
+#endif  // TK_PARSERS_SYMBOLIZE_SYMBOL_TABLE_H_
