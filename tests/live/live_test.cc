@@ -64,6 +64,7 @@ class TempDir {
 
 struct ScriptResult {
   int exit_code = -1;
+  bool killed = false;  // kill_when fired and the group got SIGTERM
   std::string err;
 };
 
@@ -99,6 +100,7 @@ ScriptResult RunScript(const std::string& script, const std::string& outdir,
   }
   ScriptResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.killed = killed;
   // The script runs as a child of `flock` holding the lock: once the lock is free, its
   // EXIT trap is done (flock itself may die first when signalled).
   if (std::system("flock -w 120 /tmp/tk-tracefs.lock true") != 0) {
@@ -298,6 +300,7 @@ TEST_F(LiveRecord, IolatPerfDataAndTraceDatOfOneRunAgree) {
   EXPECT_GT(Count(dat, "block_rq_complete"), 0u);
   EXPECT_GT(Count(dat, "sched_switch"), 0u);
   EXPECT_GT(Count(dat, "sched_wakeup"), 0u);
+  GTEST_LOG_(INFO) << "perf.data: " << Show(perf.events) << "\ntrace.dat: " << Show(dat.events);
   if (perf.lost != 0 || dat.lost != 0) {
     GTEST_LOG_(INFO) << "lost events (perf " << perf.lost << ", trace.dat " << dat.lost
                      << "): counts not compared";
@@ -331,6 +334,7 @@ TEST_F(LiveRecord, SchedPerfDataAndTraceDatOfOneRunAgree) {
   p.erase("sched_migrate_task");
   d.erase("sched_migrate_task");
   EXPECT_EQ(p.size(), d.size()) << Show(perf.events) << "\n" << Show(dat.events);
+  GTEST_LOG_(INFO) << "perf.data: " << Show(perf.events) << "\ntrace.dat: " << Show(dat.events);
   if (perf.lost != 0 || dat.lost != 0) return;
   // 40 `sleep` children and their exits happen inside both windows.
   EXPECT_GE(Count(dat, "sched_process_fork"), 40u);
@@ -353,9 +357,10 @@ TEST_F(LiveRecord, InterruptedRecordingCleansUp) {
   ScriptResult r = RunScript("testdata/recorded/record-iolat.sh", dir_.path(), {},
                              &IolatIsMidRecording);
   if (r.exit_code == kSkipExit) GTEST_SKIP() << r.err;
-  // Killed midway (non-zero) or, on a very fast machine, already done (0).
   GTEST_LOG_(INFO) << "record-iolat.sh exit " << r.exit_code;
-  EXPECT_NE(r.exit_code, 127) << r.err;
+  EXPECT_TRUE(r.killed) << "never saw the recording in progress; exit " << r.exit_code << "\n"
+                        << r.err;
+  EXPECT_NE(r.exit_code, 0) << "SIGTERM did not stop the recording";
   // TearDown checks mounts, loop devices and tracefs.
 }
 
