@@ -67,7 +67,7 @@ std::string BccFlagsName(const Rwbs& r) {
   if (r.has(Rwbs::kMeta)) desc = "Metadata-" + desc;
   if (r.has(Rwbs::kFua)) desc = "ForcedUnitAccess-" + desc;
   if (r.has(Rwbs::kReadahead)) desc = "ReadAhead-" + desc;
-  if (r.has(Rwbs::kPreflush)) desc = "PreFlush-" + desc;
+  if (r.has(Rwbs::kPreflush) && r.op != Rwbs::Op::kFlush) desc = "PreFlush-" + desc;
   return desc;
 }
 

@@ -36,7 +36,8 @@ int LoopThreadMinor(std::string_view comm);
 
 // bcc biolatency -F names (flags_print): the operation, then prefixes added in bcc's order
 // Sync-, Metadata-, ForcedUnitAccess-, ReadAhead- (so "ForcedUnitAccess-Metadata-Sync-Write").
-// bcc has no name for REQ_PREFLUSH; tk prefixes "PreFlush-" so jbd2's FWFS stays distinct.
+// bcc has no name for REQ_PREFLUSH; tk prefixes "PreFlush-" so jbd2's FWFS stays distinct
+// (not on flush requests, "FF", which always carry it: those are "Flush").
 std::string BccFlagsName(const Rwbs& r);
 
 }  // namespace tk::iolat

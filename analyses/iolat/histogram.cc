@@ -97,7 +97,8 @@ uint64_t LatencyStats::Percentile(double p) const {
   if (count_ == 0) return 0;
   uint64_t rank = static_cast<uint64_t>(std::ceil(p / 100.0 * static_cast<double>(count_)));
   if (rank < 1) rank = 1;
-  if (rank > count_) rank = count_;
+  if (rank >= count_) return max_;
+  if (rank == 1) return min_;
   uint64_t seen = 0;
   for (size_t i = 0; i < buckets_.size(); ++i) {
     seen += buckets_[i];

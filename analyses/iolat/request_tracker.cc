@@ -30,12 +30,12 @@ int64_t IoRecord::first() const {
 RequestTracker::RequestTracker(IoListener* listener, Interner* interner, Options opts)
     : listener_(listener), interner_(interner), opts_(opts) {}
 
-// An empty preflush bio ("FWS 0 + 0") is issued as a flush request ("FF 0 + 0"): key both as
-// flushes so they pair.
+// An empty preflush bio ("FWS 0 + 0") is issued as a flush request ("FF 0 + 0") and its own
+// request completes as "WS () 0 + 0": a write without data is a flush; key them all so.
 RequestTracker::Key RequestTracker::MakeKey(DevId dev, uint64_t sector, const Rwbs& r,
                                             uint32_t nr) {
   Rwbs::Op op = r.op;
-  if (nr == 0 && r.is_write() && r.has(Rwbs::kPreflush)) op = Rwbs::Op::kFlush;
+  if (nr == 0 && r.is_write()) op = Rwbs::Op::kFlush;
   // Flushes carry no data: 6.x issues "FF 0 () 0 + 0" but completes "FF () 18446744073709551615
   // + 0" (sector -1). Key them all at sector 0.
   if (op == Rwbs::Op::kFlush) sector = 0;
@@ -137,6 +137,7 @@ void RequestTracker::Queue(const Event& e, const BlockRq& b) {
   Key k = MakeKey(dev, b.sector, b.rwbs, b.nr_sector);
   IoRecord r = NewRecord(e, b, dev);
   r.q = e.ts_ns;
+  r.q_flush_flags = b.rwbs.has(Rwbs::kPreflush) || b.rwbs.has(Rwbs::kFua);
   // A second Q at a sector whose earlier bio never progressed (bio-based devices without
   // completions, merges the kernel did not trace): the earlier one is stale.
   auto it = live_.find(k);
@@ -184,6 +185,13 @@ void RequestTracker::Complete(const Event& e, const BlockRq& b) {
     if (!r) r = &it->second.front();
   }
   if (!r) {
+    // A request with preflush/FUA on a queue without FUA goes through the flush state machine
+    // and is completed twice: once by the driver, once more after its post-flush.
+    if (auto rd = recent_flush_seq_.find(k); rd != recent_flush_seq_.end()) {
+      recent_flush_seq_.erase(rd);
+      ++counts_[dev].flush_seq_completions;
+      return;
+    }
     ++counts_[dev].unmatched_completions;
     return;
   }
@@ -200,6 +208,10 @@ void RequestTracker::Complete(const Event& e, const BlockRq& b) {
   }
   r->c = e.ts_ns;
   listener_->OnDone(*r);
+  if (r->rwbs.has(Rwbs::kPreflush) || r->rwbs.has(Rwbs::kFua) || r->q_flush_flags) {
+    if (recent_flush_seq_.size() >= 4096) recent_flush_seq_.clear();
+    recent_flush_seq_.insert(k);
+  }
   Remove(k, r);
 }
 
@@ -266,8 +278,7 @@ void RequestTracker::Merge(const Event& e, const BlockRq& b) {
   }
   if (b.stage != BlockStage::kFrontMerge) return;
   // Front merge: the request that started right after this bio now starts at the bio.
-  Key next = MakeKey(dev, b.sector + b.nr_sector, b.rwbs, 0);
-  next.op = k.op;
+  Key next{dev, b.sector + b.nr_sector, k.op};
   IoRecord* rq = Find(next, kD);
   if (!rq) return;
   IoRecord moved = *rq;

@@ -35,6 +35,7 @@
 #include <string_view>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
 #include "analyses/iolat/device.h"
 #include "core/event.h"
@@ -55,6 +56,7 @@ struct IoRecord {
   int32_t tid = -1;
   int32_t error = 0;
   bool remapped_out = false;  // continued on a lower device
+  bool q_flush_flags = false; // queued with preflush/FUA (issued without: flush machinery)
 
   int64_t first() const;
   uint64_t bytes() const { return uint64_t{nr_sector} * 512; }
@@ -79,6 +81,7 @@ struct TrackerCounts {
   uint64_t requeues = 0;
   uint64_t partial_completions = 0;
   uint64_t stale_queued = 0;  // a Q replaced an older Q-only record at the same sector
+  uint64_t flush_seq_completions = 0;  // second C of a request that went through a post-flush
 };
 
 class RequestTracker {
@@ -136,6 +139,7 @@ class RequestTracker {
   Options opts_;
   absl::flat_hash_map<Key, Slot> live_;
   absl::flat_hash_map<Key, Origin> pending_remaps_;
+  absl::flat_hash_set<Key> recent_flush_seq_;  // completed preflush/FUA requests (bounded)
   absl::flat_hash_map<DevId, TrackerCounts> counts_;
   struct LoopState {
     int64_t inflight = 0;  // issued, not completed
