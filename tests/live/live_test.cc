@@ -5,6 +5,8 @@
 // testdata/recorded/README.md):
 //  - `tk info --json` succeeds on the perf.data, the v7 trace.dat and its v6 conversion;
 //    v7 and v6 give identical counts;
+//  - the text forms saved from the run (perf script, trace-cmd report [-R], tracefs `trace`
+//    copies) give the same per-event counts as their binary file;
 //  - each file agrees with its own anchor: tk's per-event counts equal the per-event line
 //    counts of `perf script` (perf.data) and `trace-cmd report` (trace.dat) of that file;
 //  - across formats: the same event names; block events of the two loop devices (the only
@@ -250,6 +252,24 @@ void CheckPerfData(const std::string& prefix, Info* perf) {
                                   << Show(anchor);
 }
 
+// The text forms saved from the same files parse to the same events: perf script text like
+// perf.data, trace-cmd report (-R too) and the tracefs `trace` copies like trace.dat. One of
+// them goes through stdin.
+void CheckTextForms(const std::string& prefix, const Info& perf, const Info& dat) {
+  Info text = TkInfo(prefix + ".perf-script.txt");
+  EXPECT_EQ(text.events, perf.events) << "perf script text: " << Show(text.events);
+  for (const char* suffix : {".report.txt", ".report-raw.txt", ".ftrace.txt",
+                             ".ftrace-noirq.txt", ".ftrace-tgid.txt"}) {
+    Info t = TkInfo(prefix + suffix);
+    EXPECT_EQ(t.events, dat.events) << suffix << ": " << Show(t.events);
+    EXPECT_EQ(t.json.value("malformed_records", 0), 0) << suffix;
+  }
+  RunResult r = RunTk({"info", "--json", "-"}, prefix + ".ftrace.txt");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  EXPECT_TRUE(j.is_object() && j.value("samples", 0) == dat.json.value("samples", 1)) << r.out;
+}
+
 uint64_t Count(const Info& i, const std::string& ev) {
   auto it = i.events.find(ev);
   return it == i.events.end() ? 0 : it->second;
@@ -294,6 +314,7 @@ TEST_F(LiveRecord, IolatPerfDataAndTraceDatOfOneRunAgree) {
   CheckPerfData(Prefix("writesync"), &perf);
   CheckTraceDat(Prefix("writesync"), &dat);
   if (HasFailure()) return;
+  CheckTextForms(Prefix("writesync"), perf, dat);
   ExpectSameEventNames(perf, dat);
   // 64 + 32 synchronous writes by dd, each issued as its own request.
   EXPECT_GE(Count(dat, "block_rq_issue"), 96u) << Show(dat.events);
@@ -324,6 +345,7 @@ TEST_F(LiveRecord, SchedPerfDataAndTraceDatOfOneRunAgree) {
   CheckPerfData(Prefix("sched"), &perf);
   CheckTraceDat(Prefix("sched"), &dat);
   if (HasFailure()) return;
+  CheckTextForms(Prefix("sched"), perf, dat);
   for (const char* ev : {"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new",
                          "sched_process_fork", "sched_process_exit", "sched_stat_runtime"}) {
     EXPECT_GT(Count(dat, ev), 0u) << ev << ": " << Show(dat.events);
