@@ -1,0 +1,367 @@
+// The sched state machines on synthesized event sequences, numbers worked out by hand from
+// perf's rules (SEMANTICS.md §2).
+#include <sstream>
+
+#include "analyses/sched/hist.h"
+#include "analyses/sched/latency.h"
+#include "analyses/sched/perf_format.h"
+#include "analyses/sched/timehist.h"
+#include "analyses/sched/top.h"
+#include "analyses/sched/util.h"
+#include "gtest/gtest.h"
+#include "tests/sched/sched_events.h"
+
+namespace tk::sched::testing {
+namespace {
+
+using K = SchedWakeup::Kind;
+
+// CPU0 runs a(100) then b(200) then a again; b(200) and c(300) share the comm "b"; x(999)
+// is switched out of CPU0 while perf thinks b is current (a context-switch bug).
+std::vector<Event> Scenario() {
+  return {
+      Switch(100 * kUs, 1, 0, "swapper/1", "R", 300, "b"),       // c: first seen, delay 0
+      Wake(1000 * kUs, 0, 100, 200, "b", K::kWaking),            // b sleeping -> waiting
+      Switch(1500 * kUs, 0, 100, "a", "R", 200, "b"),            // b: 500 us; a preempted
+      Runtime(1600 * kUs, 0, 200, "b", 300 * kUs),
+      Switch(3500 * kUs, 0, 200, "b", "S", 100, "a"),            // a: 2000 us
+      Wake(4000 * kUs, 0, 100, 200, "b", K::kWakeup),            // ignored: waking seen
+      Wake(4200 * kUs, 0, 100, 200, "b", K::kWaking),
+      Switch(5000 * kUs, 0, 100, "a", "S", 200, "b"),            // b: 800 us
+      Switch(6000 * kUs, 0, 999, "x", "S", 100, "a"),            // bug: b is current
+      Switch(9000 * kUs, 1, 300, "b", "S", 0, "swapper/1"),
+  };
+}
+
+std::string LatencyText(const LatencyOptions& opts, const std::vector<Event>& ev) {
+  LatencyAnalysis a(opts);
+  Feed(a, ev);
+  std::ostringstream out;
+  WriteLatencyText(a.Report(), out);
+  return out.str();
+}
+
+const std::string kRule = " " + std::string(139, '-') + "\n";
+const std::string kHeader =
+    "\n" + kRule +
+    "  Task                  |   Runtime ms  |  Count   | Avg delay ms    | Max delay ms    | "
+    "Max delay start           | Max delay end          |\n" +
+    kRule;
+const std::string kTotalRule = " " + std::string(113, '-') + "\n";
+const std::string kEndRule = " " + std::string(51, '-') + "\n";
+
+TEST(SchedLatency, MergedByCommSortedByAvg) {
+  EXPECT_EQ(LatencyText({}, Scenario()),
+            kHeader +
+                "  a:100                 |      0.000 ms |        1 | avg:   2.000 ms | max:   "
+                "2.000 ms | max start:     0.001500 s | max end:     0.003500 s\n"
+                "  b:(2)                 |      0.300 ms |        3 | avg:   0.433 ms | max:   "
+                "0.800 ms | max start:     0.004200 s | max end:     0.005000 s\n" +
+                kTotalRule + "  TOTAL:                |      0.300 ms |        4 |\n" + kEndRule +
+                "  INFO: 50.000% context switch bugs (1 out of 2)\n\n");
+}
+
+TEST(SchedLatency, PerPidKeepsThreadsApart) {
+  LatencyOptions o;
+  o.per_pid = true;
+  LatencyAnalysis a(o);
+  Feed(a, Scenario());
+  LatencyReport r = a.Report();
+  ASSERT_EQ(r.rows.size(), 3u);
+  EXPECT_EQ(r.rows[0].task, "a:100");
+  EXPECT_EQ(r.rows[1].task, "b:200");
+  EXPECT_EQ(r.rows[1].count, 2u);
+  EXPECT_EQ(r.rows[1].avg_delay_ns, 650 * kUs);
+  EXPECT_EQ(r.rows[1].runtime_ns, static_cast<uint64_t>(300 * kUs));
+  EXPECT_EQ(r.rows[2].task, "b:300");
+  EXPECT_EQ(r.rows[2].count, 1u);
+  EXPECT_EQ(r.rows[2].max_delay_ns, 0u);
+  EXPECT_EQ(r.rows[2].max_delay_start_ns, 0);
+  EXPECT_EQ(r.total_count, 4u);
+  EXPECT_EQ(r.info.nr_timestamps, 2u);
+  EXPECT_EQ(r.info.nr_context_switch_bugs, 1u);
+}
+
+TEST(SchedLatency, SortKeys) {
+  LatencyOptions o;
+  o.per_pid = true;
+  o.sort = *ParseLatencySort("switch,pid");
+  LatencyAnalysis a(o);
+  Feed(a, Scenario());
+  LatencyReport r = a.Report();
+  ASSERT_EQ(r.rows.size(), 3u);
+  EXPECT_EQ(r.rows[0].task, "b:200");  // 2 switches
+  EXPECT_EQ(r.rows[1].task, "b:300");  // 1, higher pid first
+  EXPECT_EQ(r.rows[2].task, "a:100");
+  EXPECT_FALSE(ParseLatencySort("avg,bogus").ok());
+  EXPECT_FALSE(ParseLatencySort(" , ").ok());
+}
+
+TEST(SchedLatency, PreemptedCountsUnlessPerf61) {
+  std::vector<Event> ev = {
+      Switch(1000 * kUs, 0, 100, "a", "R+", 200, "b"),
+      Switch(1700 * kUs, 0, 200, "b", "S", 100, "a"),
+  };
+  LatencyAnalysis now({});
+  Feed(now, ev);
+  LatencyReport r = now.Report();
+  ASSERT_EQ(r.rows.size(), 2u);
+  EXPECT_EQ(r.rows[0].task, "a:100");
+  EXPECT_EQ(r.rows[0].max_delay_ns, 700 * kUs);
+
+  LatencyOptions o;
+  o.perf61 = true;
+  LatencyAnalysis old(o);
+  Feed(old, ev);
+  r = old.Report();
+  ASSERT_EQ(r.rows.size(), 1u);  // a's R+ wait is not seen; only b's first (0) delay
+  EXPECT_EQ(r.rows[0].task, "b:200");
+}
+
+TEST(SchedLatency, Perf61IgnoresWaking) {
+  std::vector<Event> ev = {
+      Switch(1000 * kUs, 0, 200, "b", "S", 100, "a"),
+      Wake(2000 * kUs, 0, 100, 200, "b", K::kWaking),
+      Wake(2010 * kUs, 0, 100, 200, "b", K::kWakeup),
+      Switch(2500 * kUs, 0, 100, "a", "S", 200, "b"),
+  };
+  LatencyAnalysis now({});
+  Feed(now, ev);
+  EXPECT_EQ(now.Report().rows[0].max_delay_ns, 500 * kUs);
+  LatencyOptions o;
+  o.perf61 = true;
+  LatencyAnalysis old(o);
+  Feed(old, ev);
+  EXPECT_EQ(old.Report().rows[0].max_delay_ns, 490 * kUs);
+}
+
+TEST(SchedLatency, UnorderedWakeupIsCountedNotUsed) {
+  // A wakeup stamped before the task's sched-out (clock skew between CPUs).
+  std::vector<Event> ev = {
+      Switch(1000 * kUs, 0, 200, "b", "S", 100, "a"),
+      Wake(900 * kUs, 1, 300, 200, "b", K::kWaking),
+      Switch(1500 * kUs, 0, 100, "a", "S", 200, "b"),
+  };
+  LatencyAnalysis a({});
+  Feed(a, ev);
+  LatencyReport r = a.Report();
+  EXPECT_EQ(r.info.nr_unordered_timestamps, 1u);
+  std::ostringstream out;
+  WriteLatencyText(r, out);
+  EXPECT_NE(out.str().find("  INFO: 100.000% unordered timestamps (1 out of 1)\n"),
+            std::string::npos)
+      << out.str();
+}
+
+TEST(SchedLatency, CpuModeTrustsWakeupsAndMigrations) {
+  std::vector<Event> ev = {
+      Switch(1000 * kUs, 0, 100, "a", "R", 200, "b"),   // a waiting since 1000
+      Wake(1200 * kUs, 0, 200, 100, "a", K::kWaking),   // ignored without -C
+      Migrate(1300 * kUs, 0, 200, 100, "a", 0, 1),      // -C: a's times reset to 1300
+      Switch(2000 * kUs, 0, 200, "b", "S", 100, "a"),
+  };
+  LatencyAnalysis all({});
+  Feed(all, ev);
+  EXPECT_EQ(all.Report().rows[0].max_delay_ns, 1000 * kUs);
+  LatencyOptions o;
+  o.profile_cpu = 0;
+  LatencyAnalysis one(o);
+  Feed(one, ev);
+  EXPECT_EQ(one.Report().rows[0].max_delay_ns, 700 * kUs);
+}
+
+TEST(SchedLatency, JsonHasEveryField) {
+  LatencyAnalysis a({});
+  Feed(a, Scenario());
+  std::ostringstream out;
+  WriteLatencyJson(a.Report(), out);
+  for (const char* k : {"\"tasks\"", "\"task\": \"b:(2)\"", "\"pids\"", "\"runtime_ms\": 0.3",
+                        "\"count\": 3", "\"avg_delay_ms\": 0.433333", "\"max_delay_ms\": 0.8",
+                        "\"max_delay_start\": 0.0042", "\"max_delay_end\": 0.005", "\"total\"",
+                        "\"info\"", "\"context_switch_bugs\": 1"})
+    EXPECT_NE(out.str().find(k), std::string::npos) << k << "\n" << out.str();
+}
+
+// A timehist row formatted as perf does (the format itself is checked byte for byte against
+// perf's output on the recorded fixture in sched_cli_test).
+std::string Row(const char* time, int cpu, const char* task, uint64_t wait_us, uint64_t delay_us,
+                uint64_t run_us) {
+  std::string s;
+  AppendF(&s, "%15s [%04d]  %-30s ", time, cpu, task);
+  AppendSchedTime(&s, wait_us * kUs, 6);
+  AppendSchedTime(&s, delay_us * kUs, 6);
+  AppendSchedTime(&s, run_us * kUs, 6);
+  return s + "\n";
+}
+
+TEST(SchedTimehist, RowsSplitWaitDelayRun) {
+  std::ostringstream out;
+  TimehistAnalysis a({}, out);
+  Feed(a, Scenario());
+  std::string s = out.str();
+  size_t body = 0;
+  for (int i = 0; i < 3; ++i) body = s.find('\n', body) + 1;
+  EXPECT_EQ(s.substr(0, body),
+            "           time    cpu  task name                       wait time  sch delay   run "
+            "time\n                        [tid/pid]                          (msec)     (msec)  "
+            "   (msec)\n--------------- ------  ------------------------------  ---------  "
+            "---------  ---------\n");
+  EXPECT_EQ(s.substr(body),
+            Row("0.000100", 1, "<idle>", 0, 0, 0) + Row("0.001500", 0, "a[100]", 0, 0, 0) +
+                Row("0.003500", 0, "b[200]", 0, 500, 2000) +
+                // a left runnable at 1500: its wait is preemption, its delay counts from there
+                Row("0.005000", 0, "a[100]", 2000, 2000, 1500) +
+                Row("0.006000", 0, "x[999]", 0, 0, 1000) +
+                Row("0.009000", 1, "b[300]", 0, 0, 8900));
+}
+
+TEST(SchedTimehist, Perf61HasNoDelayAfterR) {
+  std::ostringstream out;
+  TimehistOptions o;
+  o.perf61 = true;
+  o.show_state = true;
+  TimehistAnalysis a(o, out);
+  Feed(a, Scenario());
+  EXPECT_NE(out.str().find("       0.005000 [0000]  a[100]                              2.000      "
+                           "0.000      1.500      S \n"),
+            std::string::npos)
+      << out.str();
+}
+
+TEST(SchedTimehist, FiltersAndWindow) {
+  std::ostringstream out;
+  TimehistOptions o;
+  o.tids = {100};
+  o.start_ns = 2000 * kUs;
+  o.end_ns = 5500 * kUs;
+  o.show_wakeups = true;
+  TimehistAnalysis a(o, out);
+  Feed(a, Scenario());
+  std::string s = out.str();
+  EXPECT_EQ(s.find("b[200]                              0.000"), std::string::npos) << s;
+  EXPECT_NE(s.find("awakened: b[200]"), std::string::npos) << s;  // a is the waker
+  EXPECT_NE(s.find("0.005000 [0000]  a[100]"), std::string::npos) << s;
+  EXPECT_EQ(s.find("0.001500"), std::string::npos) << s;  // before the window
+  EXPECT_EQ(s.find("0.006000"), std::string::npos) << s;  // filtered task
+}
+
+TEST(SchedTimehist, SummaryTotals) {
+  std::ostringstream out;
+  TimehistOptions o;
+  o.summary_only = true;
+  TimehistAnalysis a(o, out);
+  Feed(a, Scenario());
+  std::string s = out.str();
+  EXPECT_EQ(s.rfind("\nRuntime summary\n", 0), 0u) << s;
+  EXPECT_NE(s.find("    CPU  0 idle entire time window\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    Total number of unique tasks: 4\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("Total number of context switches: 6\n"), std::string::npos) << s;
+  EXPECT_NE(s.find("           Total run time (msec): 13.400 \n"), std::string::npos) << s;
+  EXPECT_NE(s.find("    Total scheduling time (msec):  8.900  (x 2)\n"), std::string::npos) << s;
+}
+
+TEST(SchedTimehist, ParsesLists) {
+  EXPECT_EQ(*ParseIntList("1,3-5"), (std::vector<int32_t>{1, 3, 4, 5}));
+  EXPECT_FALSE(ParseIntList("x").ok());
+  EXPECT_FALSE(ParseIntList("5-3").ok());
+  int64_t a, b;
+  EXPECT_TRUE(ParseTimeWindow("1.5,", &a, &b).ok());
+  EXPECT_EQ(a, 1500000000);
+  EXPECT_EQ(b, 0);
+  EXPECT_FALSE(ParseTimeWindow("2,1", &a, &b).ok());
+  EXPECT_FALSE(ParseTimeWindow("abc", &a, &b).ok());
+}
+
+TEST(SchedHist, Bcc_runqlat_layout) {
+  // runqlat's README example, bucket for bucket.
+  std::array<uint64_t, 65> v{};
+  uint64_t counts[] = {233, 742, 203, 173, 24, 0, 30, 6, 3, 5, 27, 30, 20, 29, 809, 64};
+  for (size_t i = 0; i < 16; ++i) v[i + 1] = counts[i];
+  std::string s;
+  WriteLog2Hist(v, "usecs", &s);
+  EXPECT_EQ(s,
+            "     usecs               : count     distribution\n"
+            "         0 -> 1          : 233      |***********                             |\n"
+            "         2 -> 3          : 742      |************************************    |\n"
+            "         4 -> 7          : 203      |**********                              |\n"
+            "         8 -> 15         : 173      |********                                |\n"
+            "        16 -> 31         : 24       |*                                       |\n"
+            "        32 -> 63         : 0        |                                        |\n"
+            "        64 -> 127        : 30       |*                                       |\n"
+            "       128 -> 255        : 6        |                                        |\n"
+            "       256 -> 511        : 3        |                                        |\n"
+            "       512 -> 1023       : 5        |                                        |\n"
+            "      1024 -> 2047       : 27       |*                                       |\n"
+            "      2048 -> 4095       : 30       |*                                       |\n"
+            "      4096 -> 8191       : 20       |                                        |\n"
+            "      8192 -> 16383      : 29       |*                                       |\n"
+            "     16384 -> 32767      : 809      |****************************************|\n"
+            "     32768 -> 65535      : 64       |***                                     |\n");
+}
+
+TEST(SchedHist, DelaysFromScenario) {
+  HistAnalysis h({});
+  Feed(h, Scenario());
+  std::ostringstream out;
+  h.WriteText(out);
+  std::string s = out.str();
+  EXPECT_NE(s.find("       256 -> 511        : 1        |****************************************|"),
+            std::string::npos) << s;
+  EXPECT_NE(s.find("      1024 -> 2047       : 1        |"), std::string::npos) << s;
+  EXPECT_NE(s.find("count 3  p50 794.624 us"), std::string::npos) << s;
+  EXPECT_NE(s.find("max 2000.000 us"), std::string::npos) << s;
+
+  HistOptions o;
+  o.by = HistOptions::By::kCpu;
+  HistAnalysis per_cpu(o);
+  Feed(per_cpu, Scenario());
+  std::ostringstream out2;
+  per_cpu.WriteText(out2);
+  EXPECT_EQ(out2.str().rfind("\ncpu = 0\n", 0), 0u) << out2.str();
+}
+
+TEST(SchedHist, QuantilesWithinTwoPercent) {
+  DelayHistogram h;
+  for (uint64_t v = 1; v <= 100000; ++v) h.Add(v * 1000, false);
+  for (double q : {0.5, 0.9, 0.99}) {
+    double want = q * 100000 * 1000;
+    EXPECT_NEAR(static_cast<double>(h.Quantile(q)), want, want * 0.02) << q;
+  }
+  EXPECT_EQ(h.max_ns(), 100000000u);
+}
+
+TEST(SchedTop, WorstDelaysWithWaker) {
+  TopOptions o;
+  o.n = 2;
+  TopAnalysis t(o);
+  Feed(t, Scenario());
+  std::vector<TopEntry> e = t.Entries();
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0].tid, 100);
+  EXPECT_EQ(e[0].delay_ns, 2000u * kUs);
+  EXPECT_TRUE(e[0].preempted);
+  EXPECT_EQ(e[0].waker_comm, "b");
+  EXPECT_EQ(e[1].tid, 200);
+  EXPECT_EQ(e[1].delay_ns, 800u * kUs);
+  EXPECT_EQ(e[1].waker_tid, 100);
+  std::ostringstream out;
+  t.WriteText(out);
+  EXPECT_NE(out.str().find("(preempted by) b (200)"), std::string::npos) << out.str();
+}
+
+TEST(SchedUtil, BusyAndIdlePerCpu) {
+  UtilAnalysis u;
+  Feed(u, Scenario());
+  std::vector<CpuUtil> r = u.Result();
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0].cpu, 0);
+  EXPECT_EQ(r[0].window_ns, 7500u * kUs);
+  EXPECT_EQ(r[0].idle_ns, 0u);
+  EXPECT_EQ(r[1].cpu, 1);
+  EXPECT_EQ(r[1].busy_ns, 8900u * kUs);
+  EXPECT_EQ(r[2].cpu, -1);
+  EXPECT_EQ(r[2].switches, 6u);
+}
+
+}  // namespace
+}  // namespace tk::sched::testing
