@@ -8,6 +8,8 @@
 #   sched.report.txt       trace-cmd report;  sched.report-raw.txt: trace-cmd report -R
 #   sched.ftrace.txt       /sys/kernel/tracing/trace (default options)
 #   sched.ftrace-noirq.txt options/irq-info off;  sched.ftrace-tgid.txt record-tgid on
+#   sched.latency.txt      perf sched latency;  sched.latency-p.txt: perf sched latency -p
+#   sched.timehist.txt     perf sched timehist
 #   workload.txt           what ran (commands, pids of the named tasks)
 #
 # Events (perf sched record's set, those this kernel has): sched_switch, sched_wakeup,
@@ -19,9 +21,19 @@
 # loops (`sleeper`, 20 × `sleep 0.01` each: fork/exec/exit, wakeup_new, S sleeps).
 #
 # Usage: record-sched.sh OUTDIR      (root; exit 77 = skipped, with the reason on stderr)
+#        record-sched.sh --anchors-only DIR/sched   (re-derive the perf sched texts only)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-record.sh"
+
+# perf sched's own analyses of the perf.data: the anchors for tk sched.
+sched_anchors() {
+  perf sched latency -i "$1.perf.data" > "$1.latency.txt" 2>/dev/null &&
+    perf sched latency -p -i "$1.perf.data" > "$1.latency-p.txt" 2>/dev/null &&
+    perf sched timehist -i "$1.perf.data" > "$1.timehist.txt" 2>/dev/null ||
+    tk_die "perf sched latency/timehist failed on $1.perf.data"
+}
+if [ "${1:-}" = --anchors-only ]; then sched_anchors "$2"; exit 0; fi
 
 [ $# = 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
 tk_require_recording
@@ -92,4 +104,5 @@ tk_tracefs_restore
 } > "$out/workload.txt"
 
 tk_derive_texts "$out/sched"
+sched_anchors "$out/sched"
 echo "recorded into $out"
