@@ -132,9 +132,12 @@ void ScriptSink::Text(const Event& e) {
     AppendInt(e.cpu, &buf_);
     buf_.push_back(']');
   }
+  if (e.ts_ns >= 0) {  // lost-event records have no time
+    buf_.push_back(' ');
+    AppendTime(e.ts_ns, opts_.time_digits, true, &buf_);
+    buf_.push_back(':');
+  }
   buf_.push_back(' ');
-  AppendTime(e.ts_ns, opts_.time_digits, true, &buf_);
-  buf_.append(": ");
   switch (e.kind()) {
     case EventKind::kSample: {
       if (e.has_period) {

@@ -85,6 +85,8 @@ std::optional<EventLine> ParseEventLine(std::string_view line) {
       std::optional<int32_t> tgid = ParseInt32(inner);
       if (!tgid) return std::nullopt;
       ev.tgid = *tgid;
+    } else if (inner.empty() || inner.find_first_not_of('-') != std::string_view::npos) {
+      return std::nullopt;  // only "(-------)" stands for an unknown tgid
     }
     head = TrimRight(head.substr(0, lp));
   }

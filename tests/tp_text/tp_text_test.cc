@@ -8,7 +8,7 @@
 #include "parsers/tp_text/sched_text.h"
 #include "parsers/tp_text/text_fields.h"
 #include "parsers/tp_text/tp_text.h"
-#include "support/golden.h"
+#include "tests/support/golden.h"
 
 namespace tk::parsers::tp_text {
 namespace {
