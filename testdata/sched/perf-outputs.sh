@@ -1,0 +1,16 @@
+#!/bin/sh
+# Regenerates perf's own output for the recorded sched fixture: the expected side of
+# tests/sched/sched_cli_test.cc (tk sched ... --compat perf-6.1 must equal these byte for byte).
+# Needs the perf that recorded it (perf 6.1, Debian 12: `perf version 6.1.x`).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+f="$here/../recorded/sched/sched.perf.data"
+command -v perf >/dev/null || { echo "SKIP: no perf" >&2; exit 77; }
+perf sched latency -i "$f" > "$here/perf.latency.txt"
+perf sched latency -i "$f" -p > "$here/perf.latency-p.txt"
+perf sched latency -i "$f" -s max > "$here/perf.latency-s-max.txt"
+perf sched timehist -i "$f" > "$here/perf.timehist.txt"
+perf sched timehist -i "$f" -s > "$here/perf.timehist-s.txt"
+perf sched timehist -i "$f" -w > "$here/perf.timehist-w.txt"
+perf sched timehist -i "$f" --state > "$here/perf.timehist-state.txt"
+perf --version
