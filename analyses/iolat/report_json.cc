@@ -4,6 +4,7 @@
 //     "sync_write_ratio": 1.0, "verdict": "write-sync", "cause": "mount",
 //     "top_writers": [{"comm": "dd", "pid": 42, ...}], "latency_us": {"d2c": {...}, ...}}]}
 // Unknown values are null, never omitted.
+#include <cmath>
 #include <ostream>
 
 #include "analyses/iolat/iolat.h"
@@ -16,11 +17,17 @@ namespace {
 
 using nlohmann::json;
 
+// Microseconds with nanosecond resolution (3 decimals).
+double Us(double ns) { return std::round(ns) / 1e3; }
+
 json Stats(const LatencyStats& s) {
   if (s.count() == 0) return json{{"count", 0}};
-  return json{{"count", s.count()},         {"min", s.min() / 1e3},
-              {"avg", s.avg() / 1e3},       {"p50", s.Percentile(50) / 1e3},
-              {"p99", s.Percentile(99) / 1e3}, {"max", s.max() / 1e3}};
+  return json{{"count", s.count()},
+              {"min", Us(s.min())},
+              {"avg", Us(s.avg())},
+              {"p50", Us(s.Percentile(50))},
+              {"p99", Us(s.Percentile(99))},
+              {"max", Us(s.max())}};
 }
 
 json Writer(const WriterSummary& w) {

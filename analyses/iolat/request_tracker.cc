@@ -128,6 +128,7 @@ void RequestTracker::OnBlock(const Event& e, const BlockRq& b) {
     case BlockStage::kFrontMerge:
     case BlockStage::kRqMerge: return Merge(e, b);
     case BlockStage::kRequeue: return Requeue(e, b);
+    case BlockStage::kSplit: return Split(e, b);
     default: return;  // plug/unplug/split/bounce/sleeprq/io_start: no stage of their own
   }
 }
@@ -287,6 +288,23 @@ void RequestTracker::Merge(const Event& e, const BlockRq& b) {
   moved.nr_sector += b.nr_sector;
   if (q >= 0 && (moved.q < 0 || q < moved.q)) moved.q = q;
   Insert(k, std::move(moved));
+}
+
+// block_split: 7,1 W 16520 / 19080 [kworker/u8:1] — the bio queued at 16520 was cut at 19080;
+// the tail continues as its own bio (and request) with the head's queue time and submitter.
+void RequestTracker::Split(const Event& e, const BlockRq& b) {
+  DevId dev = MakeDev(b.major, b.minor);
+  // The split event has no size: key by the operation as it is (not as an empty flush).
+  Key k{dev, b.sector, static_cast<uint8_t>(b.rwbs.op)};
+  IoRecord* head = Find(k, kG);
+  if (!head || b.old_sector <= head->sector) return;
+  uint64_t end = head->sector + head->nr_sector;
+  IoRecord tail = *head;
+  tail.sector = b.old_sector;
+  tail.nr_sector = end > b.old_sector ? static_cast<uint32_t>(end - b.old_sector) : 0;
+  if (tail.nr_sector == 0) return;
+  head->nr_sector -= tail.nr_sector;
+  Insert(Key{dev, tail.sector, k.op}, std::move(tail));
 }
 
 void RequestTracker::Requeue(const Event& e, const BlockRq& b) {

@@ -17,6 +17,7 @@
 // (no scheduler: no I; only rq events recorded: no Q or G); the first one seen opens the record.
 //   merges     M/F (bio into request) and rq_merge (request into request) close the merged
 //              record; a front merge moves the request to the bio's start sector.
+//   split      X cuts a queued bio: the tail becomes its own record with the head's Q.
 //   requeue    R sends an issued request back: its next D counts.
 //   partial    a C for fewer sectors than the request completes its head: the rest stays in
 //              flight at sector + nr and the record completes with the last C.
@@ -130,6 +131,7 @@ class RequestTracker {
   void Remap(const Event& e, const BlockRq& b);
   void Merge(const Event& e, const BlockRq& b);
   void Requeue(const Event& e, const BlockRq& b);
+  void Split(const Event& e, const BlockRq& b);
   void EvictOldest();
   void LoopIssued(const IoRecord& r, int delta);
   DevId BusyLoop() const;

@@ -150,6 +150,25 @@ TEST_F(TrackerTest, LoopWorkerKworkerIsStackedWhileALoopRequestIsInFlight) {
   EXPECT_EQ(rec_.queued[2].from_dev, 0u);  // not a kworker
 }
 
+// block_split: 7,1 W 16520 / 19080: the tail keeps the head's Q (6.18 recording).
+TEST_F(TrackerTest, SplitTailKeepsTheQueueTime) {
+  Feed(Block(1000, S::kBioQueue, 7, 1, "W", 16520, 8192, "kworker/u8:1", 33));
+  Event split = Block(1003, S::kSplit, 7, 1, "W", 16520, 0, "kworker/u8:1", 33);
+  std::get<BlockRq>(split.body).old_sector = 19080;
+  Feed(split);
+  Feed(Block(1006, S::kGetRq, 7, 1, "W", 16520, 2560, "kworker/u8:1", 33));
+  Feed(Block(1008, S::kGetRq, 7, 1, "W", 19080, 5632, "kworker/u8:1", 33));
+  Feed(Block(1010, S::kIssue, 7, 1, "W", 16520, 2560, "kworker/u8:1", 33));
+  Feed(Block(1012, S::kIssue, 7, 1, "W", 19080, 5632, "kworker/u8:1", 33));
+  Feed(Block(2000, S::kComplete, 7, 1, "W", 16520, 2560, ""));
+  Feed(Block(2001, S::kComplete, 7, 1, "W", 19080, 5632, ""));
+  ASSERT_EQ(rec_.done.size(), 2u);
+  EXPECT_EQ(rec_.done[1].q, 1000);
+  EXPECT_EQ(rec_.done[1].nr_sector, 5632u);
+  EXPECT_EQ(rec_.queued.size(), 1u);  // bytes are counted once, at the Q
+  EXPECT_EQ(tracker_.inflight(), 0u);
+}
+
 TEST(Tracker, MemoryIsBoundedByMaxInflight) {
   Recorder rec;
   Interner interner;

@@ -1,0 +1,212 @@
+// tk iolat through the real binary: verdicts on the recorded write-sync fixture in every input
+// format, the 3.8-kernel corpus file, golden outputs (file and stdin), and errors.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/support/golden.h"
+
+namespace tk::testing {
+namespace {
+
+const std::string kFixture = "testdata/recorded/iolat/";
+
+std::string Fixture(const std::string& f) { return SourcePath(kFixture + f); }
+
+// Goldens must not depend on where the checkout lives: the input path becomes its basename.
+std::string Portable(std::string out, const std::string& path) {
+  std::string base = path.substr(path.rfind('/') + 1);
+  for (size_t p = out.find(path); p != std::string::npos; p = out.find(path, p + base.size()))
+    out.replace(p, path.size(), base);
+  return out;
+}
+
+const nlohmann::json* Dev(const nlohmann::json& j, const std::string& dev) {
+  for (const auto& d : j["devices"])
+    if (d["dev"] == dev) return &d;
+  return nullptr;
+}
+
+// devices.txt: sync_mount=7,0 /dev/loop0 ..., default_mount=7,1 ..., backing=254,0 ...
+std::string DevOf(const std::string& devices_txt, const std::string& key) {
+  size_t p = devices_txt.find(key + "=");
+  if (p == std::string::npos) return "";
+  p += key.size() + 1;
+  return devices_txt.substr(p, devices_txt.find(' ', p) - p);
+}
+
+// The verdicts the issue asks for, on one recording in one format. Returns false (with the
+// reason in *skip) when the format's reader is not there yet.
+bool CheckVerdicts(const std::string& dir, const std::string& file, std::string* skip) {
+  std::string devices = ReadFile(dir + "/devices.txt");
+  std::string sync_dev = DevOf(devices, "sync_mount");
+  std::string default_dev = DevOf(devices, "default_mount");
+  std::string backing = DevOf(devices, "backing");
+  RunResult r = RunTk({"iolat", "--json", "--mountinfo", dir + "/mountinfo.txt", dir + "/" + file});
+  if (r.exit_code != 0 && r.err.find("not supported yet") != std::string::npos) {
+    *skip = r.err;
+    return false;
+  }
+  EXPECT_EQ(r.exit_code, 0) << file << ": " << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  EXPECT_FALSE(j.is_discarded()) << file << ": " << r.out;
+  if (j.is_discarded()) return true;
+  const nlohmann::json* s = Dev(j, sync_dev);
+  const nlohmann::json* d = Dev(j, default_dev);
+  EXPECT_TRUE(s && d) << file << ": " << r.out;
+  if (!s || !d) return true;
+  // A: mount -o sync → write-sync, cause mount, dd the top writer, sleeping in D.
+  EXPECT_EQ((*s)["verdict"], "write-sync") << file;
+  EXPECT_EQ((*s)["cause"], "mount") << file;
+  EXPECT_EQ((*s)["top_writers"][0]["comm"], "dd") << file;
+  EXPECT_GT((*s)["top_writers"][0]["d_sleeps"].get<int>(), 0) << file;
+  // B: default mount; the O_DSYNC dd makes it write-sync or mixed, cause application; the mount
+  // itself is async (not sync) and the plain dd's data went out asynchronously via a flusher.
+  std::string v = (*d)["verdict"];
+  EXPECT_TRUE(v == "write-sync" || v == "mixed") << file << ": " << v;
+  EXPECT_EQ((*d)["cause"], "application") << file;
+  EXPECT_EQ((*d)["mount_sync"], false) << file;
+  bool dsync_dd = false, async_flusher = false;
+  for (const auto& w : (*d)["top_writers"]) {
+    if (w["comm"] == "dd" && w["sync_ratio"].get<double>() == 1.0) dsync_dd = true;
+    if (w["issuer"] == "flusher" && w["sync_bytes"].get<uint64_t>() == 0) async_flusher = true;
+  }
+  EXPECT_TRUE(dsync_dd) << file << ": " << d->dump();
+  EXPECT_TRUE(async_flusher) << file << ": " << d->dump();
+  // The backing device carries the loops' I/O again: never blamed on a mount or application
+  // for that traffic.
+  if (const nlohmann::json* b = Dev(j, backing)) {
+    EXPECT_NE((*b)["cause"], "mount") << file;
+    EXPECT_GT((*b)["by_issuer"]["stacked"]["bytes"].get<uint64_t>(), 0u) << file;
+  }
+  return true;
+}
+
+TEST(IolatFixture, VerdictsInEveryFormat) {
+  std::string dir = SourcePath("testdata/recorded/iolat");
+  if (!FileExists(dir + "/devices.txt")) GTEST_SKIP() << "no recorded iolat fixture";
+  std::vector<std::string> passed, skipped;
+  for (const char* f : {"writesync.trace.dat", "writesync.v6.trace.dat", "writesync.perf.data",
+                        "writesync.perf-script.txt", "writesync.ftrace.txt",
+                        "writesync.report.txt"}) {
+    std::string why;
+    if (CheckVerdicts(dir, f, &why)) {
+      passed.push_back(f);
+    } else {
+      skipped.push_back(f);
+    }
+  }
+  std::string p, s;
+  for (auto& x : passed) p += x + " ";
+  for (auto& x : skipped) s += x + " ";
+  RecordProperty("passed", p);
+  RecordProperty("skipped", s);
+  std::printf("iolat verdicts checked: %s\nskipped (reader not supported yet): %s\n", p.c_str(),
+              s.c_str());
+  EXPECT_FALSE(passed.empty());
+}
+
+TEST(IolatCorpus, LinuxThreeEightDdOnSyncMountIsWriteSync) {
+  auto shared = SharedDir();
+  if (!shared) GTEST_SKIP() << "no /work/shared";
+  std::string f = *shared + "/corpus/text/perf-script-dd-sync-mount-linux-3.8.txt";
+  RunResult r = RunTk({"iolat", "--json", f});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  const nlohmann::json* dm = Dev(j, "252,2");
+  ASSERT_TRUE(dm) << r.out;
+  EXPECT_EQ((*dm)["verdict"], "write-sync");
+  EXPECT_EQ((*dm)["cause"], "unknown");  // no mountinfo from that machine
+  EXPECT_EQ((*dm)["top_writers"][0]["comm"], "dd");
+  EXPECT_EQ((*dm)["top_writers"][0]["d_sleeps"], 2);
+  // Below the dm device: loop 7,1, then the loop thread's I/O on 252,0 → 8,2 (the partition of
+  // 8,0): shown, attributed to 252,2, never blamed.
+  for (const char* lower : {"7,1", "252,0", "8,2"}) {
+    const nlohmann::json* d = Dev(j, lower);
+    ASSERT_TRUE(d) << lower << r.out;
+    EXPECT_EQ((*d)["cause"], "stacked") << lower;
+    EXPECT_EQ((*d)["stacked"][0]["root"], "252,2") << lower;
+  }
+  EXPECT_EQ(Dev(j, "8,0"), nullptr);  // partition remap: statistics stay on 8,2
+  // Text report from a file and from stdin.
+  RunResult text = RunTk({"iolat", f});
+  ASSERT_EQ(text.exit_code, 0);
+  ExpectGolden(Portable(text.out, f), "testdata/iolat/dd-sync-mount-3.8.report.txt");
+  RunResult in = RunTk({"iolat", "-"}, f);
+  ASSERT_EQ(in.exit_code, 0) << in.err;
+  EXPECT_EQ(in.out.substr(in.out.find('\n')), text.out.substr(text.out.find('\n')));
+}
+
+struct GoldenCase {
+  std::vector<std::string> args;
+  std::string golden;
+};
+
+// Every subcommand, from the file and from stdin: identical output (the report's first line
+// names the input and is compared after it).
+TEST(IolatGolden, SubcommandsFromFileAndStdin) {
+  std::string trace = Fixture("writesync.trace.dat");
+  if (!FileExists(trace)) GTEST_SKIP() << "no recorded iolat fixture";
+  std::string mi = Fixture("mountinfo.txt");
+  std::vector<GoldenCase> cases = {
+      {{"iolat", "--mountinfo", mi}, "testdata/iolat/writesync.report.txt"},
+      {{"iolat", "--json", "--mountinfo", mi}, "testdata/iolat/writesync.report.json"},
+      {{"iolat", "latency"}, "testdata/iolat/writesync.latency.txt"},
+      {{"iolat", "latency", "--json"}, "testdata/iolat/writesync.latency.json"},
+      {{"iolat", "hist"}, "testdata/iolat/writesync.hist.txt"},
+      {{"iolat", "hist", "-D"}, "testdata/iolat/writesync.hist-D.txt"},
+      {{"iolat", "hist", "-F"}, "testdata/iolat/writesync.hist-F.txt"},
+      {{"iolat", "hist", "-P", "-Q"}, "testdata/iolat/writesync.hist-PQ.txt"},
+      {{"iolat", "top", "-n", "15"}, "testdata/iolat/writesync.top.txt"},
+      {{"iolat", "log"}, "testdata/iolat/writesync.log.txt"},
+  };
+  for (const GoldenCase& c : cases) {
+    std::vector<std::string> file_args = c.args;
+    file_args.push_back(trace);
+    RunResult f = RunTk(file_args);
+    ASSERT_EQ(f.exit_code, 0) << c.golden << ": " << f.err;
+    EXPECT_TRUE(ExpectGolden(Portable(f.out, trace), c.golden)) << c.golden;
+    std::vector<std::string> stdin_args = c.args;
+    stdin_args.push_back("-");
+    RunResult s = RunTk(stdin_args, trace);
+    ASSERT_EQ(s.exit_code, 0) << c.golden << ": " << s.err;
+    if (c.golden.find("report") != std::string::npos) {
+      std::string a = f.out, b = s.out;
+      size_t pa = a.find(trace), pb = b.find("<stdin>");
+      if (pa != std::string::npos) a.replace(pa, trace.size(), "<stdin>");
+      EXPECT_EQ(a.substr(0, 4096), b.substr(0, 4096)) << c.golden;
+      EXPECT_EQ(a, b) << c.golden;
+    } else {
+      EXPECT_EQ(f.out, s.out) << c.golden;
+    }
+  }
+}
+
+TEST(IolatErrors, BadInputs) {
+  std::string trace = Fixture("writesync.trace.dat");
+  RunResult missing = RunTk({"iolat", "--mountinfo", "/nonexistent/mi", trace});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("tk: /nonexistent/mi: cannot open"), std::string::npos) << missing.err;
+  std::string bad = ::testing::TempDir() + "/bad-mountinfo.txt";
+  FILE* f = std::fopen(bad.c_str(), "w");
+  ASSERT_TRUE(f);
+  std::fputs("27 1 254:0 / / rw - ext4 /dev/vda rw\nnot a mount\n", f);
+  std::fclose(f);
+  RunResult r = RunTk({"iolat", "--mountinfo", bad, trace});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(": line 2: not a mountinfo line"), std::string::npos) << r.err;
+  RunResult g = RunTk({"iolat", SourcePath("tests/cli/garbage.bin")});
+  EXPECT_EQ(g.exit_code, 1);
+  EXPECT_NE(g.err.find("offset 0"), std::string::npos) << g.err;
+  EXPECT_EQ(RunTk({"iolat", "hist", "-D", "-F", trace}).exit_code, 2);
+  EXPECT_EQ(RunTk({"iolat", "top", "-n", "x", trace}).exit_code, 2);
+  RunResult h = RunTk({"help", "iolat"});
+  EXPECT_EQ(h.exit_code, 0);
+  EXPECT_NE(h.out.find("latency"), std::string::npos);
+  EXPECT_NE(h.out.find("--mountinfo"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tk::testing
