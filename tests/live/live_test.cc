@@ -15,6 +15,7 @@
 //    on an idle CPU: there perf <= trace); task-context sched events were seen at least as
 //    often by perf (its window contains the tracefs window). Equalities are asserted only
 //    when neither file reports lost events.
+//  - lost events (record-lost.sh): tk reports the loss trace-cmd report / perf report show;
 //  - afterwards: no mount under /tmp/tk-mnt-*, no loop device on the scripts' images,
 //    tracefs events/enable 0 and tracing_on 1 — also when a recording is killed midway.
 // Skips (with the reason) when not root or when a script exits 77.
@@ -365,6 +366,61 @@ TEST_F(LiveRecord, SchedPerfDataAndTraceDatOfOneRunAgree) {
                          "sched_wakeup_new"}) {
     EXPECT_GE(Count(perf, ev), Count(dat, ev)) << ev;
   }
+}
+
+// stdout of a shell command (anchor tools), "" on failure.
+std::string Shell(const std::string& cmd) {
+  std::string out;
+  FILE* f = popen(cmd.c_str(), "r");
+  if (f == nullptr) return out;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;) out.append(buf, n);
+  pclose(f);
+  return out;
+}
+
+// Sum of the numbers that follow `key` in `text` ("CPU:0 [17056 EVENTS DROPPED]" with key
+// "[" and suffix " EVENTS DROPPED]"; "PERF_RECORD_LOST lost 1224" with key "RECORD_LOST lost ").
+uint64_t SumAfter(const std::string& text, const std::string& key, const std::string& suffix) {
+  uint64_t sum = 0;
+  for (size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + 1)) {
+    size_t b = at + key.size(), e = b;
+    while (e < text.size() && text[e] >= '0' && text[e] <= '9') ++e;
+    if (e > b && text.compare(e, suffix.size(), suffix) == 0) {
+      sum += std::stoull(text.substr(b, e - b));
+    }
+  }
+  return sum;
+}
+
+// Both buffers far too small (record-lost.sh): every form reports the loss the anchors see.
+TEST_F(LiveRecord, LostEventsAreReportedLikeTheAnchors) {
+  Record("testdata/recorded/record-lost.sh", {});
+  if (IsSkipped()) return;
+  std::string p = Prefix("lost");
+  Info dat = TkInfo(p + ".trace.dat");
+  Info v6 = TkInfo(p + ".v6.trace.dat");
+  uint64_t dropped = SumAfter(ReadFile(p + ".report.txt"), "[", " EVENTS DROPPED]");
+  ASSERT_GT(dropped, 0u) << "the run lost nothing in tracefs: buffers not small enough?";
+  EXPECT_EQ(dat.lost, dropped);
+  EXPECT_EQ(v6.lost, dropped);
+  for (const char* text : {".report.txt", ".report-raw.txt", ".ftrace.txt"}) {
+    EXPECT_EQ(TkInfo(p + text).lost, dropped) << text;
+  }
+  // perf: PERF_RECORD_LOST (kernel, per ring buffer) and PERF_RECORD_LOST_SAMPLES (perf, per
+  // event, from read_format LOST) count the SAME dropped samples; perf report's "Total Lost
+  // Samples" is the latter. Either total is defensible, their sum double-counts.
+  Info perf = TkInfo(p + ".perf.data");
+  uint64_t lost_records = SumAfter(
+      Shell("perf script --show-lost-events -i '" + p + ".perf.data' 2>/dev/null"),
+      "PERF_RECORD_LOST lost ", "");
+  uint64_t lost_samples = SumAfter(
+      Shell("perf report --stdio -i '" + p + ".perf.data' 2>/dev/null | grep 'Lost Samples'"),
+      "Total Lost Samples: ", "");
+  ASSERT_GT(lost_records + lost_samples, 0u) << "perf lost nothing: -m 1 not small enough?";
+  EXPECT_TRUE(perf.lost == lost_samples || perf.lost == lost_records)
+      << "tk lost " << perf.lost << "; perf: LOST records " << lost_records
+      << ", Total Lost Samples " << lost_samples;
 }
 
 // Killed while recording (loops mounted, events on, perf running): the EXIT trap still
