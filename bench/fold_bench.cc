@@ -1,0 +1,92 @@
+// perf script text: tokenizing, parsing into a null sink, and the whole fold (1 and 2 threads).
+// Input: the recorded fixtures of testdata/fold repeated to ~32 MiB in memory, or the file in
+// $TK_FOLD_BENCH_INPUT (e.g. a big `perf script` capture).
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "analyses/fold/fold.h"
+#include "analyses/fold/text_fold.h"
+#include "benchmark/benchmark.h"
+#include "parsers/perf_script/perf_script_parser.h"
+#include "parsers/perf_script/tokenizer.h"
+
+namespace {
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+const std::string& Text() {
+  static const std::string text = [] {
+    if (const char* p = std::getenv("TK_FOLD_BENCH_INPUT")) return ReadAll(p);
+    std::string base = ReadAll(std::string(TK_SOURCE_DIR) + "/testdata/fold/proc-g.txt") +
+                       ReadAll(std::string(TK_SOURCE_DIR) + "/testdata/fold/system-wide-g.txt");
+    std::string t;
+    while (t.size() < (32u << 20)) t += base;
+    return t;
+  }();
+  return text;
+}
+
+class NullSink final : public tk::EventSink {
+ public:
+  tk::EventMask wants() const override { return tk::EventMask::All(); }
+  absl::Status OnEvent(const tk::Event& e) override {
+    frames_ += e.stack.size();
+    return absl::OkStatus();
+  }
+  size_t frames_ = 0;
+};
+
+void BM_PerfScriptTokenize(benchmark::State& state) {
+  const std::string& text = Text();
+  for (auto _ : state) {
+    auto in = tk::Input::FromString(text);
+    tk::parsers::perf_script::Tokenizer tok(*in);
+    tk::parsers::perf_script::Token t;
+    size_t n = 0;
+    while (tok.Next(&t)) n += static_cast<size_t>(t.kind);
+    benchmark::DoNotOptimize(n);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_PerfScriptTokenize)->Unit(benchmark::kMillisecond);
+
+void BM_PerfScriptParseNullSink(benchmark::State& state) {
+  const std::string& text = Text();
+  for (auto _ : state) {
+    auto in = tk::Input::FromString(text);
+    std::ostringstream err;
+    tk::Diagnostics diag("bench", &err);
+    NullSink sink;
+    auto p = tk::parsers::perf_script::NewPerfScriptParser(tk::ParseOptions{});
+    benchmark::DoNotOptimize(p->Parse(*in, sink, diag));
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_PerfScriptParseNullSink)->Unit(benchmark::kMillisecond);
+
+// The whole `tk fold` pipeline minus output: parse, name frames, count stacks; Arg = threads.
+void BM_FoldText(benchmark::State& state) {
+  const std::string& text = Text();
+  for (auto _ : state) {
+    tk::analyses::fold::TextFoldOptions to;
+    to.threads = static_cast<int>(state.range(0));
+    tk::analyses::fold::FoldSink sink{tk::analyses::fold::FoldOptions{}};
+    std::ostringstream err;
+    tk::Diagnostics diag("bench", &err);
+    benchmark::DoNotOptimize(tk::analyses::fold::FoldText(text, "bench", to, sink, diag));
+    benchmark::DoNotOptimize(sink.distinct_stacks());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_FoldText)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,40 @@
+// libFuzzer: arbitrary bytes through the perf script parser into a fold (and its output), as
+// `tk fold FILE` runs them. Also streamed in small chunks, which must fold the same.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <sstream>
+#include <string_view>
+
+#include "analyses/fold/fold.h"
+#include "core/diag.h"
+#include "core/input.h"
+#include "parsers/perf_script/perf_script_parser.h"
+
+namespace {
+
+std::string Fold(std::unique_ptr<tk::Input> in, bool tid) {
+  tk::analyses::fold::FoldOptions fo;
+  fo.include_tid = tid;
+  fo.names.annotate_kernel = fo.names.annotate_jit = fo.names.include_addrs = tid;
+  tk::analyses::fold::FoldSink sink(fo);
+  std::ostringstream err, out;
+  tk::Diagnostics diag("fuzz", &err);
+  auto parser = tk::parsers::perf_script::NewPerfScriptParser(tk::ParseOptions{});
+  absl::Status st = parser->Parse(*in, sink, diag);
+  diag.PrintSummary();
+  if (!st.ok()) return "error";
+  sink.Write(out);
+  return out.str();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  bool tid = size > 0 && (data[0] & 1);
+  std::string mapped = Fold(tk::Input::FromString(text), tid);
+  std::string streamed = Fold(tk::Input::StreamFromString(text, 7), tid);
+  if (mapped != streamed) std::abort();
+  return 0;
+}
