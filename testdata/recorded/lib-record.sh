@@ -28,6 +28,8 @@ tk_require_recording() {
   command -v trace-cmd >/dev/null || tk_skip "trace-cmd not installed"
   [ -w "$TRACEFS/tracing_on" ] || tk_skip "tracefs not writable at $TRACEFS"
   [ -w "$TRACEFS/events/enable" ] || tk_skip "tracefs events not writable"
+  perf record -h 2>&1 | grep -q -- '--control' ||
+    tk_skip "perf too old: perf record has no --control (needed to start in sync with tracefs)"
 }
 
 # Re-runs the calling script under `flock /tmp/tk-tracefs.lock` (once).
@@ -115,13 +117,20 @@ tk_tracefs_save() {
       [ -r "$ev/enable" ] && cat "$ev/enable" > "$view/events/$sys/$(basename "$ev")/enable"
     done
   done
-  if [ -n "${TK_SAVE_SYSTEMS:-}" ] && command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
-    unshare -m sh -c 'mount --bind "$1/kallsyms" /proc/kallsyms &&
-                      mount --bind "$1/events" "$2/events" && exec trace-cmd extract -o "$3"' \
-      sh "$view" "$TRACEFS" "$p.trace.dat" >/dev/null 2>"$p.extract.log"
-  else
-    trace-cmd extract -o "$p.trace.dat" >/dev/null 2>"$p.extract.log"
-  fi || { cat "$p.extract.log" >&2; rm -rf "$view"; tk_die "trace-cmd extract failed"; }
+  # If the reduced view cannot be set up (no unshare/bind mounts), extract everything: the
+  # files get bigger but stay correct. (The view only fails before extract reads anything.)
+  if ! { [ -n "${TK_SAVE_SYSTEMS:-}" ] && command -v unshare >/dev/null &&
+         unshare -m sh -c 'mount --bind "$1/kallsyms" /proc/kallsyms &&
+                           mount --bind "$1/events" "$2/events" || exit 99
+                           exec trace-cmd extract -o "$3"' \
+           sh "$view" "$TRACEFS" "$p.trace.dat" >/dev/null 2>"$p.extract.log"; }; then
+    if [ -s "$p.trace.dat" ]; then
+      cat "$p.extract.log" >&2; rm -rf "$view"; tk_die "trace-cmd extract failed"
+    fi
+    echo "note: reduced kallsyms/events view unavailable; storing everything" >&2
+    trace-cmd extract -o "$p.trace.dat" >/dev/null 2>"$p.extract.log" ||
+      { cat "$p.extract.log" >&2; rm -rf "$view"; tk_die "trace-cmd extract failed"; }
+  fi
   rm -rf "$view"
   rm -f "$p.extract.log"
   trace-cmd convert --file-version 6 -i "$p.trace.dat" -o "$p.v6.trace.dat" 2>/dev/null ||
