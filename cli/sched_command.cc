@@ -104,6 +104,7 @@ int RunSched(int argc, char** argv) {
   th->add_option("-p,--pid", th_pids, "Only these process ids (pid[,pid...])");
   th->add_option("-t,--tid", th_tids, "Only these thread ids (tid[,tid...])");
   th->add_option("-C,--cpu", th_cpus, "Only these CPUs (0,2-3)");
+  th->add_flag("--json", topts.json, "JSON Lines: a row per object, then the summary (-s/-S)");
   th->add_option("--time", th_time, "Time window START,STOP in seconds (either may be empty)");
   std::string th_compat;
   th->add_option("--compat", th_compat,

@@ -52,7 +52,8 @@ struct LatencyOptions {
   // --compat perf-6.1: ignore sched_waking (perf 6.1 only handles sched_wakeup/_new), and
   // decode states as perf up to 6.6 did (it indexes "RSDTtZXxKWP" with the
   // raw prev_state, so a preempted task, R+ = TASK_REPORT_MAX, is not seen as runnable and
-  // its wait is not counted) and title the count column " Switches ". Default off: R+ is R
+  // its wait is not counted), name threads only from Comm records (perf's ":TID" for the
+  // others) and title the count column " Switches ". Default off: R+ is R
   // (perf 6.7+, SEMANTICS.md).
   bool perf61 = false;
 };
@@ -89,7 +90,9 @@ struct LatencyReport {
 
 class LatencyAnalysis final : public EventSink {
  public:
-  explicit LatencyAnalysis(LatencyOptions opts) : opts_(std::move(opts)) {}
+  explicit LatencyAnalysis(LatencyOptions opts) : opts_(std::move(opts)) {
+    tasks_.set_record_names_only(opts_.perf61);
+  }
   EventMask wants() const override;
   absl::Status OnEvent(const Event& e) override;
   // The table; call after the parse finished.

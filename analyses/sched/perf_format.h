@@ -26,6 +26,9 @@ inline double UsecSeconds(int64_t ns) {
   return ns < 0 ? 0.0 : static_cast<double>(ns / 1000) / 1e6;
 }
 
+// `s` as a JSON string literal (quotes, escapes) at the end of `out`.
+void JsonString(std::string* out, std::string_view s);
+
 // Writes `buf` to `out` and clears it once it holds more than 64 KiB (rows are built in a
 // string and flushed in chunks: one ostream call per row is the slow part of timehist).
 void FlushIfBig(std::string* buf, std::ostream& out);

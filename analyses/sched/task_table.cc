@@ -15,7 +15,8 @@ void TaskTable::SeenComm(int32_t tid, std::string_view comm) {
 std::string_view TaskTable::Comm(int32_t tid) {
   if (tid == 0) return "swapper";
   TaskInfo& t = tasks_[tid];
-  if (t.comm.empty()) t.comm = interner_.Intern(":" + std::to_string(tid));
+  if (t.comm.empty() || (record_names_only_ && saw_comm_record_ && !t.comm_from_record))
+    return interner_.Intern(":" + std::to_string(tid));
   return t.comm;
 }
 
@@ -36,6 +37,7 @@ void TaskTable::Observe(const Event& e) {
       TaskInfo& t = tasks_[tid];
       if (c.pid >= 0) t.pid = c.pid;
       t.comm_from_record = true;
+      saw_comm_record_ = true;
       if (t.comm != c.comm) t.comm = interner_.Intern(c.comm);
       break;
     }

@@ -48,11 +48,17 @@ class TaskTable {
   }
   // The thread's current comm: "swapper" for tid 0 (as perf), ":TID" when never named.
   std::string_view Comm(int32_t tid);
+  // perf names a thread only from COMM records (or its parent's, copied at fork): with this
+  // on, once the input has shown any Comm record, a thread none named is ":TID" even when a
+  // tracepoint gave its comm. For --compat perf-6.1. Default off.
+  void set_record_names_only(bool on) { record_names_only_ = on; }
   std::string_view Intern(std::string_view s) { return interner_.Intern(s); }
 
  private:
   absl::flat_hash_map<int32_t, TaskInfo> tasks_;
   Interner interner_;
+  bool record_names_only_ = false;
+  bool saw_comm_record_ = false;
 };
 
 }  // namespace tk::sched

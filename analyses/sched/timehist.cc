@@ -87,7 +87,8 @@ TimehistAnalysis::TimehistAnalysis(TimehistOptions opts, std::ostream& out)
   pid_filter_.insert(opts_.pids.begin(), opts_.pids.end());
   tid_filter_.insert(opts_.tids.begin(), opts_.tids.end());
   if (opts_.summary_only) opts_.with_summary = true;
-  if (!opts_.summary_only) Header();
+  tasks_.set_record_names_only(opts_.perf61);
+  if (!opts_.summary_only && !opts_.json) Header();
 }
 
 EventMask TimehistAnalysis::wants() const {
@@ -206,6 +207,20 @@ void TimehistAnalysis::PrintRow(const Event& e, const SchedSwitch& s, const Runt
                                 const std::string& comm, int64_t t, char state, bool idle) {
   if (!CpuWanted(e.cpu)) return;
   std::string& b = buf_;
+  if (opts_.json) {
+    b += "{\"type\":\"switch\",\"time\":";
+    b += UsecTimestamp(t);
+    AppendF(&b, ",\"cpu\":%d,\"task\":", e.cpu);
+    JsonString(&b, comm);
+    AppendF(&b, ",\"tid\":%d,\"state\":\"%c\",\"wait_ms\":%.6f,\"sleep_ms\":%.6f,"
+            "\"iowait_ms\":%.6f,\"preempt_ms\":%.6f,\"sch_delay_ms\":%.6f,\"run_ms\":%.6f,"
+            "\"next_tid\":%d}\n",
+            idle ? 0 : s.prev_pid, idle ? 'I' : state,
+            Ms(r.dt_sleep + r.dt_iowait + r.dt_preempt), Ms(r.dt_sleep), Ms(r.dt_iowait),
+            Ms(r.dt_preempt), Ms(r.dt_delay), Ms(r.dt_run), s.next_pid);
+    FlushIfBig(&buf_, out_);
+    return;
+  }
   AppendF(&b, "%15s [%04d] ", UsecTimestamp(t).c_str(), e.cpu);
   AppendF(&b, " %-*s ", comm_width_, comm.c_str());
   AppendSchedTime(&b, r.dt_sleep + r.dt_iowait + r.dt_preempt, 6);
@@ -233,7 +248,11 @@ void TimehistAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
   // perf charges the row to the sample's thread, not prev_pid: they differ when perf could
   // not name an exiting task (":-1 -1" in perf script). Only --compat perf-6.1 copies that.
   int32_t tid = s.prev_pid;
-  if (opts_.perf61 && !idle && e.tid != s.prev_pid) tid = e.tid != 0 ? e.tid : e.pid;
+  if (opts_.perf61 && !idle && e.tid != s.prev_pid) {
+    tid = e.tid != 0 ? e.tid : e.pid;
+    TaskInfo& t = tasks_.Get(tid);
+    if (t.pid < 0 && e.pid >= 0) t.pid = e.pid;  // perf's thread (pid 5593, tid -1)
+  }
   if (!Filtered(tid)) {
     tr = idle ? &IdleRuntime(cpu) : &runtime_[tid];
     int64_t tprev = last_switch_[cpu];
@@ -268,6 +287,12 @@ void TimehistAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
   if (w.kind == SchedWakeup::Kind::kWaking) seen_waking_ = true;
   if (w.kind == SchedWakeup::Kind::kWakeup && seen_waking_) return;
   if (w.pid <= 0) return;
+  if (opts_.perf61) {
+    // perf looks the wakee up as (pid 0, tid): a thread it knew no process of gets pid 0
+    // and prints as a bare comm from then on.
+    TaskInfo& t = tasks_.Get(w.pid);
+    if (t.pid < 0) t.pid = 0;
+  }
   Runtime& tr = runtime_[w.pid];
   if (tr.ready_to_run == 0) tr.ready_to_run = e.ts_ns;
   if (!opts_.show_wakeups) return;
@@ -276,6 +301,16 @@ void TimehistAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
   int32_t waker = std::max(e.tid, 0);
   if (Filtered(waker) && Filtered(w.pid)) return;
   std::string& b = buf_;
+  if (opts_.json) {
+    b += "{\"type\":\"wakeup\",\"time\":" + UsecTimestamp(e.ts_ns);
+    AppendF(&b, ",\"cpu\":%d,\"waker\":", e.cpu);
+    JsonString(&b, CommStr(waker, false));
+    b += ",\"awakened\":";
+    JsonString(&b, CommStr(w.pid, false));
+    AppendF(&b, ",\"tid\":%d}\n", w.pid);
+    FlushIfBig(&buf_, out_);
+    return;
+  }
   AppendF(&b, "%15s [%04d] ", UsecTimestamp(e.ts_ns).c_str(), e.cpu);
   AppendF(&b, " %-*s ", comm_width_, CommStr(waker, false).c_str());
   AppendF(&b, "  %9s  %9s  %9s ", "", "", "");
@@ -290,6 +325,14 @@ void TimehistAnalysis::OnMigrate(const Event& e, const SchedMigrate& m) {
   int32_t mover = std::max(e.tid, 0);
   if (Filtered(mover) && Filtered(m.pid)) return;
   std::string& b = buf_;
+  if (opts_.json) {
+    b += "{\"type\":\"migrate\",\"time\":" + UsecTimestamp(e.ts_ns);
+    AppendF(&b, ",\"cpu\":%d,\"task\":", e.cpu);
+    JsonString(&b, CommStr(m.pid, false));
+    AppendF(&b, ",\"tid\":%d,\"from\":%d,\"to\":%d}\n", m.pid, m.orig_cpu, m.dest_cpu);
+    FlushIfBig(&buf_, out_);
+    return;
+  }
   AppendF(&b, "%15s [%04d] ", UsecTimestamp(e.ts_ns).c_str(), e.cpu);
   AppendF(&b, " %-*s ", comm_width_, CommStr(mover, false).c_str());
   AppendF(&b, "  %9s  %9s  %9s ", "", "", "");
@@ -313,6 +356,11 @@ absl::Status TimehistAnalysis::OnEvent(const Event& e) {
       break;
     case EventKind::kLost: {
       const auto& l = std::get<Lost>(e.body);
+      if (opts_.json) {
+        AppendF(&buf_, "{\"type\":\"lost\",\"time\":%s,\"cpu\":%d,\"count\":%lu}\n",
+                UsecTimestamp(e.ts_ns).c_str(), e.cpu, static_cast<unsigned long>(l.count));
+        break;
+      }
       AppendF(&buf_, "%15s lost %lu events on cpu %d\n", UsecTimestamp(e.ts_ns).c_str(),
               static_cast<unsigned long>(l.count), e.cpu);
       break;
@@ -324,7 +372,10 @@ absl::Status TimehistAnalysis::OnEvent(const Event& e) {
 }
 
 absl::Status TimehistAnalysis::Finish() {
-  if (opts_.with_summary) PrintSummary();
+  if (opts_.with_summary) {
+    if (opts_.json) JsonSummary();
+    else PrintSummary();
+  }
   out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
   buf_.clear();
   return absl::OkStatus();

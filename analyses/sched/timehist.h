@@ -47,6 +47,10 @@ struct TimehistOptions {
   bool show_next = false;        // -n: the task switched in ("next: comm[tid]")
   bool show_migrations = false;  // -M: migration rows; also counts migrations in the summary
   bool show_state = false;       // --state: the state letter; summary splits the wait time
+  // --json: JSON Lines instead of the table, one object per row ("type": "switch", "wakeup",
+  // "migrate", "lost"), then with -s/-S one "task" object per task, "idle" per CPU and a
+  // "total". Every number is there whatever the other flags. Default off.
+  bool json = false;
   std::vector<int32_t> pids;     // -p: only these processes (empty = all)
   std::vector<int32_t> tids;     // -t/--tid: only these threads (empty = all)
   std::vector<int32_t> cpus;     // -C: only rows and stats of these CPUs (empty = all)
@@ -95,6 +99,7 @@ class TimehistAnalysis final : public EventSink {
   void PrintRow(const Event& e, const SchedSwitch& s, const Runtime& r, const std::string& comm,
                 int64_t t, char state, bool idle);
   void PrintSummary();
+  void JsonSummary();
   void PrintThreadSummary(int32_t tid, const Runtime& r, uint64_t* tasks, uint64_t* switches,
                           uint64_t* run);
 

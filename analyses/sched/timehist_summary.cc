@@ -127,4 +127,53 @@ void TimehistAnalysis::PrintSummary() {
   AppendF(&b, " (x %d)\n", max_cpu_ + 1);
 }
 
+void TimehistAnalysis::JsonSummary() {
+  std::string& b = buf_;
+  std::vector<int32_t> tids;
+  for (const auto& [tid, r] : runtime_)
+    if (tid != 0 && r.run_stats.n > 0) tids.push_back(tid);
+  std::sort(tids.begin(), tids.end());
+  uint64_t tasks = 0, switches = 0, run = 0;
+  for (int32_t tid : tids) {
+    const Runtime& r = runtime_[tid];
+    const TaskInfo* info = tasks_.Find(tid);
+    int32_t pid = info && info->pid >= 0 ? info->pid : tid;
+    if (!opts_.tids.empty() &&
+        std::find(opts_.tids.begin(), opts_.tids.end(), tid) == opts_.tids.end())
+      continue;
+    if (!opts_.pids.empty() &&
+        std::find(opts_.pids.begin(), opts_.pids.end(), pid) == opts_.pids.end())
+      continue;
+    ++tasks;
+    switches += static_cast<uint64_t>(r.run_stats.n);
+    run += r.total_run;
+    b += "{\"type\":\"task\",\"task\":";
+    JsonString(&b, CommStr(tid, false));
+    AppendF(&b,
+            ",\"tid\":%d,\"pid\":%d,\"ppid\":%d,\"exited\":%s,\"sched_in\":%lu,"
+            "\"run_ms\":%.6f,\"min_run_ms\":%.6f,\"avg_run_ms\":%.6f,\"max_run_ms\":%.6f,"
+            "\"stddev_pct\":%.2f,\"sleep_ms\":%.6f,\"iowait_ms\":%.6f,\"preempt_ms\":%.6f,"
+            "\"delay_ms\":%.6f,\"migrations\":%lu}\n",
+            tid, pid, info ? info->ppid : -1, info && info->exited ? "true" : "false",
+            static_cast<unsigned long>(r.run_stats.n), Ms(r.total_run), Ms(r.run_stats.min),
+            r.run_stats.mean / 1e6, Ms(r.run_stats.max), r.run_stats.RelStddev(),
+            Ms(r.total_sleep), Ms(r.total_iowait), Ms(r.total_preempt), Ms(r.total_delay),
+            static_cast<unsigned long>(r.migrations));
+  }
+  const uint64_t hist_time = static_cast<uint64_t>(hist_end_ - hist_start_);
+  for (int32_t cpu = 0; cpu <= max_cpu_ && !skipped_samples_; ++cpu) {
+    if (!CpuWanted(cpu)) continue;
+    const Runtime* r = static_cast<size_t>(cpu) < idle_.size() ? &idle_[cpu] : nullptr;
+    uint64_t idle = r ? r->total_run : 0;
+    if (r) switches += static_cast<uint64_t>(r->run_stats.n);
+    AppendF(&b, "{\"type\":\"idle\",\"cpu\":%d,\"idle_ms\":%.6f,\"idle_pct\":%.2f}\n",
+            cpu, Ms(idle), hist_time ? 100.0 * idle / hist_time : 0.0);
+  }
+  AppendF(&b,
+          "{\"type\":\"total\",\"tasks\":%lu,\"context_switches\":%lu,\"run_ms\":%.6f,"
+          "\"window_ms\":%.6f,\"cpus\":%d}\n",
+          static_cast<unsigned long>(tasks), static_cast<unsigned long>(switches), Ms(run),
+          Ms(hist_time), max_cpu_ + 1);
+}
+
 }  // namespace tk::sched
