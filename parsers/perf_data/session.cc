@@ -35,6 +35,15 @@ absl::Status Open(Input& in, Metadata* meta, std::unique_ptr<Tokenizer>* tok) {
   }
   if (head->size() < 16) return absl::InvalidArgumentError("offset 8: perf.data header truncated");
   if (LoadU64(head->data() + 8, swap) == kPipeHeaderSize) {
+    meta->swap = swap;
+    meta->pipe = true;
+    meta->header_size = kPipeHeaderSize;
+    if (std::optional<std::string_view> file = in.mapped()) {
+      // Already in memory (a file given by name, `tk info`): no need to stream it.
+      *tok = std::make_unique<Tokenizer>(file->substr(kPipeHeaderSize), kPipeHeaderSize, swap,
+                                         /*truncated=*/true);
+      return absl::OkStatus();
+    }
     char skip[kPipeHeaderSize];
     size_t got = 0;
     while (got < kPipeHeaderSize) {
@@ -43,9 +52,6 @@ absl::Status Open(Input& in, Metadata* meta, std::unique_ptr<Tokenizer>* tok) {
       if (*n == 0) return absl::InvalidArgumentError("offset 0: pipe header truncated");
       got += *n;
     }
-    meta->swap = swap;
-    meta->pipe = true;
-    meta->header_size = kPipeHeaderSize;
     *tok = std::make_unique<Tokenizer>(in, swap);
     return absl::OkStatus();
   }

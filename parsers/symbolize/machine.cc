@@ -138,8 +138,8 @@ void Machine::OnFork(int32_t pid, int32_t tid, int32_t ppid, int32_t ptid, bool 
   }
   if (pid != ppid && !synthesized) {
     auto src = procs_.find(ppid);
-    auto& dst = procs_[pid];
-    dst = std::make_unique<Maps>(src != procs_.end() && src->second ? *src->second : Maps());
+    auto copy = std::make_unique<Maps>(src != procs_.end() && src->second ? *src->second : Maps());
+    procs_[pid] = std::move(copy);  // may rehash: `src` is not used after this
     last_pid_ = -2;
   }
 }
