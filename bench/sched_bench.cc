@@ -1,0 +1,166 @@
+// tk sched against its anchors, measured in the same run.
+//
+// Input: a big `perf sched record` file, $TK_SCHED_BENCH_DATA (default /tmp/tk-sched-bench.data;
+// not committed). Make one (~50 MB, ~500k events) with
+//   perf sched record -o /tmp/tk-sched-bench.data -- perf bench sched pipe -l 100000
+// and a trace.dat in $TK_SCHED_BENCH_DAT (default: the committed recorded fixture).
+//
+//   BM_SchedParseOnlyPerfData   the perf.data reader into a sink that wants the sched events
+//   BM_SchedLatencyPerfData     + perf sched latency's state machine and table (in process)
+//   BM_SchedTimehistPerfData    + timehist rows into a discarding stream
+//   BM_TkSchedLatencyProcess    `tk sched latency FILE > /dev/null`, a whole process
+//   BM_PerfSchedLatencyProcess  `perf sched latency -i FILE > /dev/null` (the anchor)
+//   BM_TkSchedLatencyTraceDat   `tk sched latency trace.dat > /dev/null`
+//   BM_TraceCmdReportProcess    `trace-cmd report -i trace.dat > /dev/null` (the anchor)
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <ostream>
+#include <streambuf>
+#include <string>
+
+#include "analyses/sched/latency.h"
+#include "analyses/sched/timehist.h"
+#include "benchmark/benchmark.h"
+#include "core/diag.h"
+#include "core/input.h"
+#include "parsers/parser.h"
+
+namespace {
+
+std::string PerfDataPath() {
+  const char* p = std::getenv("TK_SCHED_BENCH_DATA");
+  return p ? p : "/tmp/tk-sched-bench.data";
+}
+
+std::string TraceDatPath() {
+  const char* p = std::getenv("TK_SCHED_BENCH_DAT");
+  return p ? p : std::string(TK_SOURCE_DIR) + "/testdata/recorded/sched/sched.trace.dat";
+}
+
+// build/bench/sched_bench -> build/tk
+std::string TkBinary() {
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
+  return (self.parent_path().parent_path() / "tk").string();
+}
+
+class NullBuf : public std::streambuf {
+ protected:
+  int overflow(int c) override { return c; }
+  std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
+};
+
+class CountSink : public tk::EventSink {
+ public:
+  tk::EventMask wants() const override {
+    return tk::EventMask().Add(tk::EventKind::kSchedSwitch).Add(tk::EventKind::kSchedWakeup)
+        .Add(tk::EventKind::kSchedStat).Add(tk::EventKind::kSchedMigrate)
+        .Add(tk::EventKind::kComm).Add(tk::EventKind::kFork).Add(tk::EventKind::kExit);
+  }
+  absl::Status OnEvent(const tk::Event&) override {
+    ++n;
+    return absl::OkStatus();
+  }
+  int64_t n = 0;
+};
+
+// Parses `path` into `sink`; false (and the benchmark skipped) when it cannot.
+bool Run(benchmark::State& state, const std::string& path, tk::EventSink& sink) {
+  auto in = tk::Input::Open(path);
+  if (!in.ok()) {
+    state.SkipWithError(("no input " + path + ": see the comment on top").c_str());
+    return false;
+  }
+  tk::Diagnostics diag(path);
+  absl::Status st = tk::ParseInput(**in, tk::ParseOptions(), sink, diag);
+  if (!st.ok()) {
+    state.SkipWithError(std::string(st.message()).c_str());
+    return false;
+  }
+  return true;
+}
+
+int64_t FileSize(const std::string& p) {
+  std::error_code ec;
+  auto n = std::filesystem::file_size(p, ec);
+  return ec ? 0 : static_cast<int64_t>(n);
+}
+
+void BM_SchedParseOnlyPerfData(benchmark::State& state) {
+  int64_t events = 0;
+  for (auto _ : state) {
+    CountSink sink;
+    if (!Run(state, PerfDataPath(), sink)) return;
+    events = sink.n;
+  }
+  state.SetBytesProcessed(state.iterations() * FileSize(PerfDataPath()));
+  state.SetItemsProcessed(state.iterations() * events);
+}
+BENCHMARK(BM_SchedParseOnlyPerfData)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_SchedLatencyPerfData(benchmark::State& state) {
+  int64_t events = 0;
+  for (auto _ : state) {
+    tk::sched::LatencyAnalysis a({});
+    if (!Run(state, PerfDataPath(), a)) return;
+    tk::sched::LatencyReport r = a.Report();
+    NullBuf nb;
+    std::ostream out(&nb);
+    tk::sched::WriteLatencyText(r, out);
+    events = static_cast<int64_t>(r.info.nr_events);
+  }
+  state.SetBytesProcessed(state.iterations() * FileSize(PerfDataPath()));
+  state.SetItemsProcessed(state.iterations() * events);
+}
+BENCHMARK(BM_SchedLatencyPerfData)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_SchedTimehistPerfData(benchmark::State& state) {
+  for (auto _ : state) {
+    NullBuf nb;
+    std::ostream out(&nb);
+    tk::sched::TimehistAnalysis a({}, out);
+    if (!Run(state, PerfDataPath(), a)) return;
+  }
+  state.SetBytesProcessed(state.iterations() * FileSize(PerfDataPath()));
+}
+BENCHMARK(BM_SchedTimehistPerfData)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// A whole command, output discarded; skipped when the tool or the input is missing.
+void Process(benchmark::State& state, const std::string& cmd, const std::string& input) {
+  if (FileSize(input) == 0) {
+    state.SkipWithError(("no input " + input).c_str());
+    return;
+  }
+  for (auto _ : state) {
+    if (std::system((cmd + " > /dev/null 2>&1").c_str()) != 0) {
+      state.SkipWithError(("failed: " + cmd).c_str());
+      return;
+    }
+  }
+  state.SetBytesProcessed(state.iterations() * FileSize(input));
+}
+
+void BM_TkSchedLatencyProcess(benchmark::State& state) {
+  Process(state, TkBinary() + " sched latency " + PerfDataPath(), PerfDataPath());
+}
+BENCHMARK(BM_TkSchedLatencyProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_PerfSchedLatencyProcess(benchmark::State& state) {
+  Process(state, "perf sched latency -i " + PerfDataPath(), PerfDataPath());
+}
+BENCHMARK(BM_PerfSchedLatencyProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_TkSchedLatencyTraceDat(benchmark::State& state) {
+  Process(state, TkBinary() + " sched latency " + TraceDatPath(), TraceDatPath());
+}
+BENCHMARK(BM_TkSchedLatencyTraceDat)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_TraceCmdReportProcess(benchmark::State& state) {
+  Process(state, "trace-cmd report -i " + TraceDatPath(), TraceDatPath());
+}
+BENCHMARK(BM_TraceCmdReportProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
