@@ -26,8 +26,26 @@ const std::string& Text() {
     if (const char* p = std::getenv("TK_FOLD_BENCH_INPUT")) return ReadAll(p);
     std::string base = ReadAll(std::string(TK_SOURCE_DIR) + "/testdata/fold/proc-g.txt") +
                        ReadAll(std::string(TK_SOURCE_DIR) + "/testdata/fold/system-wide-g.txt");
+    // Repeated, with each header's time rewritten to keep the text in time order (as
+    // perf script prints it; unordered text would fold on one thread).
     std::string t;
-    while (t.size() < (32u << 20)) t += base;
+    int64_t us = 0;
+    while (t.size() < (32u << 20)) {
+      std::istringstream lines(base);
+      std::string line;
+      while (std::getline(lines, line)) {
+        size_t colon = line.empty() || line[0] == '\t' ? std::string::npos : line.find(": ");
+        size_t dot = colon == std::string::npos ? colon : line.rfind('.', colon);
+        size_t sp = dot == std::string::npos ? dot : line.rfind(' ', dot);
+        if (sp != std::string::npos) {
+          ++us;
+          line = line.substr(0, sp + 1) + std::to_string(us / 1000000) + "." +
+                 std::to_string(1000000 + us % 1000000).substr(1) + line.substr(colon);
+        }
+        t += line;
+        t += '\n';
+      }
+    }
     return t;
   }();
   return text;

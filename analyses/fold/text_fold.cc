@@ -80,13 +80,16 @@ size_t FindSplit(std::string_view text, size_t from) {
        p = text.find('\n', p + 1)) {
     size_t q = p + 1;
     if (q < text.size() && text[q] == '\r') ++q;
-    if (q < text.size() && text[q] == '\n') return p + 1;
+    if (q < text.size() && text[q] == '\n') return q + 1;
   }
   return std::string_view::npos;
 }
 
 absl::Status FoldText(std::string_view text, const std::string& name, const TextFoldOptions& opt,
-                      FoldSink& out, Diagnostics& diag) {
+                      FoldSink& out, Diagnostics& diag, TextFoldStats* stats) {
+  TextFoldStats ignored;
+  if (!stats) stats = &ignored;
+  *stats = TextFoldStats{};
   PerfScriptOptions seq;
   seq.release_parsed_pages = opt.release_parsed_pages;
   size_t cut = std::string_view::npos;
@@ -121,7 +124,9 @@ absl::Status FoldText(std::string_view text, const std::string& name, const Text
   RunPart(&pa, name, &a);
   t.join();
   bool ordered = pa.last < 0 || pb.first < 0 || pa.last <= pb.first;
+  stats->parts = 2;
   if (!pa.clean || !pb.clean || !ordered) {
+    stats->refolded = true;
     // Something to report: fold again sequentially so messages are exactly a sequential run's.
     // (Pages already released are read back from the page cache.)
     return ParseInto(text, name, seq, out, diag);

@@ -28,13 +28,19 @@ struct TextFoldOptions {
   bool release_parsed_pages = false;
 };
 
+// How a FoldText call went (for tests and benchmarks).
+struct TextFoldStats {
+  int parts = 1;          // 2 when the text was cut and folded on two threads
+  bool refolded = false;  // a half had something to report: folded again on one thread
+};
+
 // Folds `text` (named `name` in messages) into `out`, which must be fresh; `diag` gets the
 // malformed-line and note messages of a sequential parse.
 absl::Status FoldText(std::string_view text, const std::string& name, const TextFoldOptions& opt,
-                      FoldSink& out, Diagnostics& diag);
+                      FoldSink& out, Diagnostics& diag, TextFoldStats* stats = nullptr);
 
-// Where a blank line begins after byte `from` (the offset just after its preceding '\n'), or
-// npos. Splitting there keeps every event whole.
+// The offset just after the first blank line ("\n\n" or "\n\r\n") found from byte `from`, or
+// npos. Cutting there keeps every event whole, its terminating blank line included.
 size_t FindSplit(std::string_view text, size_t from);
 
 }  // namespace tk::analyses::fold

@@ -169,10 +169,14 @@ class PerfScriptParser final : public Parser {
     pending_ = false;
     if (ev_.ts_ns >= 0) {
       if (ev_.ts_ns < last_ts_) {
+        // Only the first occurrence is printed: build its text once.
         diag_->Note("out-of-order events",
-                    absl::StrCat("line ", line_no_, ": event at ",
-                                 FormatTimestamp(ev_.ts_ns, 9), " is earlier than one before it (",
-                                 FormatTimestamp(last_ts_, 9), "); events are not in time order"));
+                    unordered_++ ? std::string()
+                                 : absl::StrCat("line ", line_no_, ": event at ",
+                                                FormatTimestamp(ev_.ts_ns, 9),
+                                                " is earlier than one before it (",
+                                                FormatTimestamp(last_ts_, 9),
+                                                "); events are not in time order"));
       } else {
         last_ts_ = ev_.ts_ns;
       }
@@ -208,6 +212,7 @@ class PerfScriptParser final : public Parser {
   Arena arena_;
   tp_text::TracepointTextDecoder tp_;
   int64_t last_ts_ = -1;
+  uint64_t unordered_ = 0;
   const char* map_begin_ = nullptr;
   const char* released_ = nullptr;
 };

@@ -12,6 +12,7 @@ namespace {
 struct Out {
   std::string folded, err, filtered;
   bool ok;
+  TextFoldStats stats;
 };
 
 Out FoldIt(std::string_view text, int threads, FoldOptions fo = {}) {
@@ -21,15 +22,19 @@ Out FoldIt(std::string_view text, int threads, FoldOptions fo = {}) {
   FoldSink sink(fo);
   std::ostringstream err, out;
   Diagnostics diag("t.txt", &err);
-  absl::Status st = FoldText(text, "t.txt", to, sink, diag);
+  TextFoldStats stats;
+  absl::Status st = FoldText(text, "t.txt", to, sink, diag, &stats);
   diag.PrintSummary();
   sink.Write(out);
-  return {out.str(), err.str(), sink.first_filtered(), st.ok()};
+  return {out.str(), err.str(), sink.first_filtered(), st.ok(), stats};
 }
 
 void ExpectSame(std::string_view text, FoldOptions fo = {}) {
   Out one = FoldIt(text, 1, fo), two = FoldIt(text, 2, fo);
   EXPECT_TRUE(one.ok && two.ok);
+  EXPECT_EQ(one.stats.parts, 1);
+  EXPECT_EQ(two.stats.parts, 2);
+  EXPECT_FALSE(two.stats.refolded) << two.err;
   EXPECT_EQ(one.folded, two.folded);
   EXPECT_EQ(one.err, two.err);
   EXPECT_EQ(one.filtered, two.filtered);
@@ -54,6 +59,8 @@ TEST(TextFold, DefaultTypeComesFromTheWholeInput) {
   // Two event types; the second half alone would pick the other one first.
   std::string text = Fixture("two-events-g.txt");
   Out one = FoldIt(text, 1), two = FoldIt(text, 2);
+  EXPECT_EQ(two.stats.parts, 2);
+  EXPECT_FALSE(two.stats.refolded);
   EXPECT_EQ(one.folded, two.folded);
   EXPECT_EQ(two.filtered, "task-clock");
 }
@@ -63,20 +70,21 @@ TEST(TextFold, MessagesAsSequential) {
   // A malformed line and an unordered event in the second half.
   size_t at = FindSplit(text, text.size() * 3 / 4);
   ASSERT_NE(at, std::string::npos);
-  text.insert(at, "\nbogus line\n\na 1 [000] 1.000000: cpu-clock:ppp:\n\tffff f ([k])\n");
+  text.insert(at, "bogus line\n\na 1 [000] 1.000000: cpu-clock:ppp:\n\tffff f ([k])\n\n");
   Out one = FoldIt(text, 1), two = FoldIt(text, 2);
   EXPECT_NE(one.err.find("line outside an event: \"bogus line\""), std::string::npos) << one.err;
   EXPECT_NE(one.err.find("earlier than one before it"), std::string::npos) << one.err;
+  EXPECT_TRUE(two.stats.refolded);
   EXPECT_EQ(one.err, two.err);
   EXPECT_EQ(one.folded, two.folded);
 }
 
 TEST(TextFold, FindSplit) {
   std::string_view t = "a 1 1.0: c:\n\tffff f ([k])\n\na 1 2.0: c:\n\r\nx";
-  EXPECT_EQ(FindSplit(t, 0), 26u);
-  EXPECT_EQ(t.substr(26, 1), "\n");
-  EXPECT_EQ(FindSplit(t, 27), 39u);
-  EXPECT_EQ(FindSplit(t, 40), std::string::npos);
+  EXPECT_EQ(FindSplit(t, 0), 27u);
+  EXPECT_EQ(t.substr(25, 2), "\n\n");
+  EXPECT_EQ(FindSplit(t, 27), 41u);
+  EXPECT_EQ(FindSplit(t, 41), std::string::npos);
   EXPECT_EQ(FindSplit("no blank lines\nhere\n", 0), std::string::npos);
 }
 
