@@ -1,5 +1,6 @@
 // `tk sched [latency|timehist|hist|top|util] [options] [FILE|-]`: scheduler latency.
 // `latency` is the default subcommand, as `perf sched latency` is the usual first look.
+// Each subcommand: flags -> its analysis' Options, RunPipeline, then the report.
 #include <iostream>
 #include <memory>
 #include <string>
@@ -18,55 +19,176 @@ namespace tk::cli {
 namespace {
 
 constexpr const char* kSubcommands[] = {"latency", "timehist", "hist", "top", "util"};
+constexpr const char* kCompatHelp =
+    "perf-6.1: reproduce perf 6.1 (Debian 12) byte for byte: sched_waking ignored by latency, "
+    "R+ (preempted) not runnable, no sch delay after an R switch-out, thread names from COMM "
+    "records only";
 
 // Adds the input file (positional, or perf's -i/--input) to a subcommand.
 void AddInput(CLI::App* app, std::string* path) {
-  app->add_option("file", *path, "Input file: perf.data, trace.dat, perf script or ftrace text; - for stdin")
+  app->add_option("file", *path,
+                  "Input: perf.data, trace.dat, perf script or ftrace text; - for stdin")
       ->capture_default_str();
   app->add_option("-i,--input", *path, "Input file (as perf's -i)");
 }
 
-// --compat: "perf-6.1" reproduces perf 6.1's state decoding (see LatencyOptions::perf61).
-bool ParseCompat(const std::string& v, bool* perf61) {
-  if (v.empty()) return true;
-  if (v == "perf-6.1") {
-    *perf61 = true;
-    return true;
-  }
-  return false;
+int Usage(std::string_view cmd, std::string_view what) {
+  return Fail(std::string("sched ") + std::string(cmd) + ": " + std::string(what), kExitUsage);
 }
 
-int RunLatency(const std::string& path, const std::string& sort, bool pids, int cpu, bool json,
-               const std::string& compat) {
+// "perf-6.1" -> true; "" -> false; anything else is an error.
+bool ParseCompat(const std::string& v, bool* perf61) {
+  *perf61 = v == "perf-6.1";
+  return v.empty() || *perf61;
+}
+
+struct LatencyFlags {
+  std::string sort = "avg, max, switch, runtime", compat;
+  bool pids = false, json = false;
+  int cpu = -1;
+};
+
+CLI::App* AddLatency(CLI::App& app, std::string* path, LatencyFlags* f) {
+  CLI::App* c = app.add_subcommand(
+      "latency", "per-task scheduling delay table (perf sched latency; the default)");
+  AddInput(c, path);
+  c->add_option("-s,--sort", f->sort, "Sort by key(s): pid, avg, max, switch, runtime")
+      ->capture_default_str();
+  c->add_flag("-p,--pids", f->pids, "One row per thread (comm:tid) instead of per comm");
+  c->add_option("-C,--CPU", f->cpu,
+                "The recording holds only this CPU (perf record -C): trust its wakeups and "
+                "migrations (events are not filtered, as perf)");
+  c->add_flag("--json", f->json, "JSON: {tasks, total, info}");
+  c->add_option("--compat", f->compat, kCompatHelp);
+  return c;
+}
+
+int RunLatency(const std::string& path, const LatencyFlags& f) {
   sched::LatencyOptions opts;
-  absl::StatusOr<std::vector<sched::LatencySortKey>> keys = sched::ParseLatencySort(sort);
-  if (!keys.ok()) return Fail(std::string("sched latency: ") + std::string(SV(keys.status().message())), kExitUsage);
+  absl::StatusOr<std::vector<sched::LatencySortKey>> keys = sched::ParseLatencySort(f.sort);
+  if (!keys.ok()) return Usage("latency", SV(keys.status().message()));
   opts.sort = *keys;
-  opts.per_pid = pids;
-  opts.profile_cpu = cpu;
-  if (!ParseCompat(compat, &opts.perf61))
-    return Fail("sched latency: --compat: only perf-6.1 is known", kExitUsage);
+  opts.per_pid = f.pids;
+  opts.profile_cpu = f.cpu;
+  if (!ParseCompat(f.compat, &opts.perf61)) return Usage("latency", "--compat: only perf-6.1");
   sched::LatencyAnalysis a(opts);
   if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;
   sched::LatencyReport r = a.Report();
-  if (json) sched::WriteLatencyJson(r, std::cout);
+  if (f.json) sched::WriteLatencyJson(r, std::cout);
   else sched::WriteLatencyText(r, std::cout);
   return FinishOutput(std::cout);
+}
+
+struct TimehistFlags {
+  sched::TimehistOptions opts;
+  std::string pids, tids, cpus, time, compat;
+};
+
+CLI::App* AddTimehist(CLI::App& app, std::string* path, TimehistFlags* f) {
+  CLI::App* c = app.add_subcommand(
+      "timehist", "one row per context switch: wait, sch delay, run time (perf sched timehist)");
+  sched::TimehistOptions& o = f->opts;
+  AddInput(c, path);
+  c->add_flag("-s,--summary", o.summary_only, "Only the per-task summary");
+  c->add_flag("-S,--with-summary", o.with_summary, "Rows, then the summary");
+  c->add_flag("-w,--wakeups", o.show_wakeups, "Show wakeup events");
+  c->add_flag("-n,--next", o.show_next, "Show the task switched in");
+  c->add_flag("-M,--migrations", o.show_migrations, "Show migration events");
+  c->add_flag("--state", o.show_state,
+              "Show the task state at switch-out; the summary splits sleep/iowait/preempt");
+  c->add_option("-p,--pid", f->pids, "Only these process ids (pid[,pid...])");
+  c->add_option("-t,--tid", f->tids, "Only these thread ids (tid[,tid...])");
+  c->add_option("-C,--cpu", f->cpus, "Only these CPUs (0,2-3)");
+  c->add_option("--time", f->time, "Time window START,STOP in seconds (either may be empty)");
+  c->add_flag("--json", o.json, "JSON Lines: one object per row, then the summary (-s/-S)");
+  c->add_option("--compat", f->compat, kCompatHelp);
+  return c;
+}
+
+int RunTimehist(const std::string& path, TimehistFlags& f) {
+  sched::TimehistOptions& o = f.opts;
+  if (o.summary_only && (o.show_wakeups || o.show_next))
+    return Usage("timehist", "-s and -w/-n are mutually exclusive");
+  struct List {
+    const std::string& text;
+    std::vector<int32_t>* out;
+    const char* flag;
+  };
+  for (const List& l : {List{f.pids, &o.pids, "--pid"}, List{f.tids, &o.tids, "--tid"},
+                        List{f.cpus, &o.cpus, "--cpu"}}) {
+    if (l.text.empty()) continue;
+    absl::StatusOr<std::vector<int32_t>> v = sched::ParseIntList(l.text);
+    if (!v.ok()) return Usage("timehist", std::string(l.flag) + ": " + std::string(SV(v.status().message())));
+    *l.out = *v;
+  }
+  if (!ParseCompat(f.compat, &o.perf61)) return Usage("timehist", "--compat: only perf-6.1");
+  if (!f.time.empty()) {
+    absl::Status st = sched::ParseTimeWindow(f.time, &o.start_ns, &o.end_ns);
+    if (!st.ok()) return Usage("timehist", SV(st.message()));
+  }
+  sched::TimehistAnalysis a(o, std::cout);
+  if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;
+  return FinishOutput(std::cout);
+}
+
+struct HistFlags {
+  sched::HistOptions opts;
+  bool per_process = false, per_thread = false, per_cpu = false, json = false;
+};
+
+CLI::App* AddHist(CLI::App& app, std::string* path, HistFlags* f) {
+  CLI::App* c = app.add_subcommand(
+      "hist", "log2 histograms of scheduling delay (bcc runqlat layout), p50/p90/p99/max");
+  AddInput(c, path);
+  c->add_flag("-P,--pids", f->per_process, "One histogram per process");
+  c->add_flag("-L,--tids", f->per_thread, "One histogram per thread");
+  c->add_flag("--per-cpu", f->per_cpu, "One histogram per CPU");
+  c->add_flag("-m,--milliseconds", f->opts.millis, "Buckets in milliseconds");
+  c->add_flag("--json", f->json, "JSON");
+  return c;
+}
+
+int RunHist(const std::string& path, HistFlags& f) {
+  if (f.per_process + f.per_thread + f.per_cpu > 1)
+    return Usage("hist", "-P, -L and --per-cpu are mutually exclusive");
+  using By = sched::HistOptions::By;
+  f.opts.by = f.per_process ? By::kProcess
+              : f.per_thread ? By::kThread
+              : f.per_cpu    ? By::kCpu
+                             : By::kAll;
+  sched::HistAnalysis a(f.opts);
+  if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;
+  if (f.json) a.WriteJson(std::cout);
+  else a.WriteText(std::cout);
+  return FinishOutput(std::cout);
+}
+
+// Runs an analysis with WriteText/WriteJson (top, util).
+template <typename A>
+int RunSimple(const std::string& path, A& a, bool json) {
+  if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;
+  if (json) a.WriteJson(std::cout);
+  else a.WriteText(std::cout);
+  return FinishOutput(std::cout);
+}
+
+// `tk sched FILE` and `tk sched -p FILE` mean `tk sched latency ...`.
+std::vector<char*> WithDefaultSubcommand(int argc, char** argv, std::string* latency) {
+  std::vector<char*> args(argv, argv + argc);
+  for (int i = 1; i < argc; ++i)
+    for (const char* s : kSubcommands)
+      if (std::string_view(argv[i]) == s) return args;
+  if (argc >= 2 && (std::string_view(argv[1]) == "-h" || std::string_view(argv[1]) == "--help"))
+    return args;
+  args.insert(args.begin() + 1, latency->data());
+  return args;
 }
 
 }  // namespace
 
 int RunSched(int argc, char** argv) {
-  // `tk sched FILE` and `tk sched -p FILE` mean `tk sched latency ...`.
-  std::vector<char*> args(argv, argv + argc);
   std::string latency = "latency";
-  bool has_sub = false;
-  for (int i = 1; i < argc && !has_sub; ++i)
-    for (const char* s : kSubcommands)
-      if (std::string_view(argv[i]) == s) has_sub = true;
-  bool help = argc >= 2 && (std::string_view(argv[1]) == "-h" || std::string_view(argv[1]) == "--help");
-  if (!has_sub && !help) args.insert(args.begin() + 1, latency.data());
-
+  std::vector<char*> args = WithDefaultSubcommand(argc, argv, &latency);
   CLI::App app(
       "tk sched: who waited for a CPU, how long, and when (perf sched latency/timehist, "
       "bcc runqlat histograms, the worst delays, CPU use). Reads perf.data, trace.dat, "
@@ -74,125 +196,33 @@ int RunSched(int argc, char** argv) {
       "tk sched");
   app.require_subcommand(1, 1);
   std::string path = "perf.data";
-
-  // latency
-  CLI::App* lat = app.add_subcommand("latency", "per-task scheduling delay table (perf sched latency; the default)");
-  std::string sort = "avg, max, switch, runtime";
-  bool pids = false, lat_json = false;
-  int cpu = -1;
-  AddInput(lat, &path);
-  lat->add_option("-s,--sort", sort, "Sort by key(s): pid, avg, max, switch, runtime")->capture_default_str();
-  lat->add_flag("-p,--pids", pids, "One row per thread (comm:tid) instead of per comm");
-  lat->add_option("-C,--CPU", cpu, "The recording holds only this CPU (perf record -C): trust its wakeups and migrations");
-  lat->add_flag("--json", lat_json, "JSON: {tasks, total, info}");
-  std::string lat_compat;
-  lat->add_option("--compat", lat_compat,
-                  "perf-6.1: as perf 6.1 (Debian 12): R+ (preempted) not counted as runnable, "
-                  "\"Switches\" header");
-
-  // timehist
-  CLI::App* th = app.add_subcommand("timehist", "one row per context switch: wait, sch delay, run time (perf sched timehist)");
-  sched::TimehistOptions topts;
-  std::string th_pids, th_tids, th_cpus, th_time;
-  AddInput(th, &path);
-  th->add_flag("-s,--summary", topts.summary_only, "Only the per-task summary");
-  th->add_flag("-S,--with-summary", topts.with_summary, "Rows, then the summary");
-  th->add_flag("-w,--wakeups", topts.show_wakeups, "Show wakeup events");
-  th->add_flag("-n,--next", topts.show_next, "Show the task switched in");
-  th->add_flag("-M,--migrations", topts.show_migrations, "Show migration events");
-  th->add_flag("--state", topts.show_state, "Show the task state at switch-out; summary splits sleep/iowait/preempt");
-  th->add_option("-p,--pid", th_pids, "Only these process ids (pid[,pid...])");
-  th->add_option("-t,--tid", th_tids, "Only these thread ids (tid[,tid...])");
-  th->add_option("-C,--cpu", th_cpus, "Only these CPUs (0,2-3)");
-  th->add_flag("--json", topts.json, "JSON Lines: a row per object, then the summary (-s/-S)");
-  th->add_option("--time", th_time, "Time window START,STOP in seconds (either may be empty)");
-  std::string th_compat;
-  th->add_option("--compat", th_compat,
-                 "perf-6.1: as perf 6.1 (Debian 12): state letters from the raw value (R+ is W), "
-                 "no sch delay after an R switch-out");
-
-  // hist
-  CLI::App* hi = app.add_subcommand("hist", "log2 histograms of scheduling delay (bcc runqlat layout), p50/p90/p99/max");
-  sched::HistOptions hopts;
-  bool per_process = false, per_thread = false, per_cpu = false, hist_json = false;
-  AddInput(hi, &path);
-  hi->add_flag("-P,--pids", per_process, "One histogram per process");
-  hi->add_flag("-L,--tids", per_thread, "One histogram per thread");
-  hi->add_flag("--per-cpu", per_cpu, "One histogram per CPU");
-  hi->add_flag("-m,--milliseconds", hopts.millis, "Buckets in milliseconds");
-  hi->add_flag("--json", hist_json, "JSON");
-
-  // top
-  CLI::App* tp = app.add_subcommand("top", "the N longest scheduling delays with their waker (lttng schedtop columns)");
-  sched::TopOptions popts;
-  bool top_json = false;
+  LatencyFlags lf;
+  TimehistFlags tf;
+  HistFlags hf;
+  sched::TopOptions topts;
+  bool top_json = false, util_json = false;
+  CLI::App* lat = AddLatency(app, &path, &lf);
+  CLI::App* th = AddTimehist(app, &path, &tf);
+  CLI::App* hi = AddHist(app, &path, &hf);
+  CLI::App* tp = app.add_subcommand(
+      "top", "the N longest scheduling delays with their waker (lttng schedtop columns)");
   AddInput(tp, &path);
-  tp->add_option("-n,--limit", popts.n, "How many")->capture_default_str();
+  tp->add_option("-n,--limit", topts.n, "How many")->capture_default_str();
   tp->add_flag("--json", top_json, "JSON");
-
-  // util
   CLI::App* ut = app.add_subcommand("util", "per-CPU busy and idle time");
-  bool util_json = false;
   AddInput(ut, &path);
   ut->add_flag("--json", util_json, "JSON");
 
   if (int rc = ParseArgs(app, static_cast<int>(args.size()), args.data()); rc >= 0) return rc;
-
-  if (lat->parsed()) return RunLatency(path, sort, pids, cpu, lat_json, lat_compat);
-
-  if (th->parsed()) {
-    if (topts.summary_only && (topts.show_wakeups || topts.show_next))
-      return Fail("sched timehist: -s and -w/-n are mutually exclusive", kExitUsage);
-    struct List {
-      const std::string& text;
-      std::vector<int32_t>* out;
-      const char* what;
-    };
-    for (const List& l : {List{th_pids, &topts.pids, "--pid"}, List{th_tids, &topts.tids, "--tid"},
-                          List{th_cpus, &topts.cpus, "--cpu"}}) {
-      if (l.text.empty()) continue;
-      absl::StatusOr<std::vector<int32_t>> v = sched::ParseIntList(l.text);
-      if (!v.ok()) return Fail(std::string("sched timehist: ") + l.what + ": " + std::string(SV(v.status().message())), kExitUsage);
-      *l.out = *v;
-    }
-    if (!ParseCompat(th_compat, &topts.perf61))
-      return Fail("sched timehist: --compat: only perf-6.1 is known", kExitUsage);
-    if (!th_time.empty()) {
-      absl::Status st = sched::ParseTimeWindow(th_time, &topts.start_ns, &topts.end_ns);
-      if (!st.ok()) return Fail(std::string("sched timehist: ") + std::string(SV(st.message())), kExitUsage);
-    }
-    sched::TimehistAnalysis a(topts, std::cout);
-    if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;
-    return FinishOutput(std::cout);
-  }
-
-  if (hi->parsed()) {
-    if (per_process + per_thread + per_cpu > 1)
-      return Fail("sched hist: -P, -L and --per-cpu are mutually exclusive", kExitUsage);
-    hopts.by = per_process ? sched::HistOptions::By::kProcess
-               : per_thread ? sched::HistOptions::By::kThread
-               : per_cpu    ? sched::HistOptions::By::kCpu
-                            : sched::HistOptions::By::kAll;
-    sched::HistAnalysis a(hopts);
-    if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;
-    if (hist_json) a.WriteJson(std::cout);
-    else a.WriteText(std::cout);
-    return FinishOutput(std::cout);
-  }
-
+  if (lat->parsed()) return RunLatency(path, lf);
+  if (th->parsed()) return RunTimehist(path, tf);
+  if (hi->parsed()) return RunHist(path, hf);
   if (tp->parsed()) {
-    sched::TopAnalysis a(popts);
-    if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;
-    if (top_json) a.WriteJson(std::cout);
-    else a.WriteText(std::cout);
-    return FinishOutput(std::cout);
+    sched::TopAnalysis a(topts);
+    return RunSimple(path, a, top_json);
   }
-
   sched::UtilAnalysis a;
-  if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;
-  if (util_json) a.WriteJson(std::cout);
-  else a.WriteText(std::cout);
-  return FinishOutput(std::cout);
+  return RunSimple(path, a, util_json);
 }
 
 }  // namespace tk::cli
