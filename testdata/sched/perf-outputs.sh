@@ -13,4 +13,8 @@ perf sched timehist -i "$f" > "$here/perf.timehist.txt"
 perf sched timehist -i "$f" -s > "$here/perf.timehist-s.txt"
 perf sched timehist -i "$f" -w > "$here/perf.timehist-w.txt"
 perf sched timehist -i "$f" --state > "$here/perf.timehist-state.txt"
+perf sched timehist -i "$f" -C 0 > "$here/perf.timehist-C0.txt"
+perf sched timehist -i "$f" -p 17713 > "$here/perf.timehist-p17713.txt"
+perf sched timehist -i "$f" -s -C 1 > "$here/perf.timehist-s-C1.txt"
+perf sched timehist -i "$f" -S -M --time 987.35, > "$here/perf.timehist-S-M-time.txt"
 perf --version

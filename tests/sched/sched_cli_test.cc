@@ -50,7 +50,11 @@ TEST(SchedCli, TimehistCompatIsPerf61ByteForByte) {
   } cases[] = {{{}, "testdata/sched/perf.timehist.txt"},
                {{"-s"}, "testdata/sched/perf.timehist-s.txt"},
                {{"-w"}, "testdata/sched/perf.timehist-w.txt"},
-               {{"--state"}, "testdata/sched/perf.timehist-state.txt"}};
+               {{"--state"}, "testdata/sched/perf.timehist-state.txt"},
+               {{"-C", "0"}, "testdata/sched/perf.timehist-C0.txt"},
+               {{"-p", "17713"}, "testdata/sched/perf.timehist-p17713.txt"},
+               {{"-s", "-C", "1"}, "testdata/sched/perf.timehist-s-C1.txt"},
+               {{"-S", "-M", "--time", "987.35,"}, "testdata/sched/perf.timehist-S-M-time.txt"}};
   for (const Case& c : cases) {
     std::vector<std::string> args = {"sched", "timehist", "--compat", "perf-6.1"};
     args.insert(args.end(), c.flags.begin(), c.flags.end());
