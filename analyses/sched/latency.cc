@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "absl/strings/str_cat.h"
+#include "analyses/sched/perf_format.h"
 #include "core/absl_compat.h"
 
 namespace tk::sched {
@@ -60,7 +61,7 @@ LatencyAnalysis::Thread& LatencyAnalysis::Atoms(int32_t tid, int64_t ts, bool ru
 
 void LatencyAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
   const int64_t ts = e.ts_ns;
-  if (e.cpu >= 0) {
+  if (ValidCpu(e.cpu)) {
     if (static_cast<size_t>(e.cpu) >= curr_pid_.size()) curr_pid_.resize(e.cpu + 1, -1);
     int32_t& curr = curr_pid_[e.cpu];
     if (curr != -1 && curr != s.prev_pid) ++info_.nr_context_switch_bugs;

@@ -9,6 +9,11 @@
 
 namespace tk::sched {
 
+// CPUs numbered at or above this are treated as corrupt input (perf's MAX_CPUS is 4096):
+// per-CPU tables are vectors indexed by CPU.
+inline constexpr int32_t kMaxCpus = 1 << 16;
+inline bool ValidCpu(int32_t cpu) { return cpu >= 0 && cpu < kMaxCpus; }
+
 // printf into the end of `out`.
 void AppendF(std::string* out, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -238,6 +238,7 @@ void TimehistAnalysis::PrintRow(const Event& e, const SchedSwitch& s, const Runt
 }
 
 void TimehistAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
+  if (!ValidCpu(e.cpu) && e.cpu != -1) return;  // corrupt CPU number
   const int32_t cpu = std::max(e.cpu, 0);
   max_cpu_ = std::max(max_cpu_, cpu);
   if (static_cast<size_t>(cpu) >= last_switch_.size()) last_switch_.resize(cpu + 1, 0);
@@ -343,7 +344,7 @@ void TimehistAnalysis::OnMigrate(const Event& e, const SchedMigrate& m) {
 
 absl::Status TimehistAnalysis::OnEvent(const Event& e) {
   tasks_.Observe(e);
-  if (e.cpu > max_cpu_) max_cpu_ = e.cpu;
+  if (ValidCpu(e.cpu) && e.cpu > max_cpu_) max_cpu_ = e.cpu;
   switch (e.kind()) {
     case EventKind::kSchedSwitch:
       OnSwitch(e, std::get<SchedSwitch>(e.body));

@@ -16,7 +16,7 @@ EventMask UtilAnalysis::wants() const {
 
 absl::Status UtilAnalysis::OnEvent(const Event& e) {
   if (e.ts_ns > last_ts_) last_ts_ = e.ts_ns;
-  if (e.kind() != EventKind::kSchedSwitch || e.cpu < 0) return absl::OkStatus();
+  if (e.kind() != EventKind::kSchedSwitch || !ValidCpu(e.cpu)) return absl::OkStatus();
   const auto& s = std::get<SchedSwitch>(e.body);
   if (static_cast<size_t>(e.cpu) >= cpus_.size()) cpus_.resize(e.cpu + 1);
   Cpu& c = cpus_[e.cpu];
