@@ -48,6 +48,7 @@ absl::Status IolatAnalysis::OnEvent(const Event& e) {
     }
     case EventKind::kLost:
       results_.lost += std::get<Lost>(e.body).count;
+      tracker_.OnLost();
       break;
     default:
       break;

@@ -143,7 +143,9 @@ void WriteLatencyJson(const Results& r, std::ostream& out) {
                     {"requeues", c.requeues},
                     {"partial_completions", c.partial_completions},
                     {"unmatched_completions", c.unmatched_completions},
-                    {"never_completed", c.never_completed}});
+                    {"never_completed", c.never_completed},
+                    {"stale_issued", c.stale_issued},
+                    {"lost_inflight", c.lost_inflight}});
   }
   out << json{{"devices", devs}}.dump(2) << "\n";
 }

@@ -109,6 +109,32 @@ void Evidence(const Results& r, const DeviceSummary& d, std::ostream& out) {
                            s.root_dev != s.from_dev ? " (top: " + DevName(s.root_dev) + ")" : "",
                            HumanBytes(s.bytes), Percent(s.sync_bytes, s.bytes));
   }
+  uint64_t rw = m.reads + m.writes;
+  out << absl::StrFormat(
+      "    mix: %d reads (%s), %d writes, %d flushes, %d discards; avg size %s, %s sequential, "
+      "%.1f MB/s while active\n",
+      m.reads, HumanBytes(m.read_bytes), m.writes, m.flushes, m.discards,
+      HumanBytes(rw ? (m.read_bytes + m.write_bytes) / rw : 0), Percent(m.sequential, rw),
+      ThroughputMBs(d));
+  if (auto it = r.latency.find(d.dev); it != r.latency.end()) {
+    const DevLatency& l = it->second;
+    auto ms = [](const LatencyStats& s) {
+      return s.count() ? absl::StrFormat("p50 %.3f p99 %.3f max %.3f ms", s.Percentile(50) / 1e6,
+                                         s.Percentile(99) / 1e6, s.max() / 1e6)
+                       : std::string("-");
+    };
+    out << absl::StrFormat("    latency: D2C %s; Q2C %s (%d completed)\n", ms(l.d2c), ms(l.q2c),
+                           l.completed);
+  }
+  if (auto it = r.counts.find(d.dev); it != r.counts.end()) {
+    const TrackerCounts& c = it->second;
+    uint64_t open = c.never_completed + c.stale_issued + c.lost_inflight;
+    if (open > 0) {
+      out << absl::StrFormat(
+          "    note: %d requests never completed in the recording (completion events missing?)\n",
+          open);
+    }
+  }
   size_t n = std::min(d.writers.size(), r.opts->top_writers);
   if (n) out << "    top writers:\n";
   for (size_t i = 0; i < n; ++i) WriterLine(d.writers[i], out);
@@ -158,9 +184,11 @@ void WriteLatencyText(const Results& r, std::ostream& out) {
     if (auto it = r.counts.find(dev); it != r.counts.end()) c = it->second;
     out << absl::StrFormat(
         "\ncompleted %d (errors %d), merges %d, requeues %d, partial completions %d, "
-        "unmatched completions %d, never completed %d\n\n",
+        "unmatched completions %d, never completed %d (%d replaced by a later request at the sector, "
+        "%d dropped at lost events)\n\n",
         l.completed, l.errors, c.merges, c.requeues, c.partial_completions,
-        c.unmatched_completions, c.never_completed);
+        c.unmatched_completions, c.never_completed + c.stale_issued + c.lost_inflight,
+        c.stale_issued, c.lost_inflight);
   }
 }
 

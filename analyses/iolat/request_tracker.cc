@@ -59,11 +59,35 @@ void RequestTracker::LoopIssued(const IoRecord& r, int delta) {
 
 IoRecord& RequestTracker::Insert(const Key& k, IoRecord r) {
   if (inflight_ >= opts_.max_inflight) EvictOldest();
+  DropStaleIssued(k);
   ++inflight_;
   LoopIssued(r, +1);
   Slot& s = live_[k];
   s.push_back(std::move(r));
   return s.back();
+}
+
+// A new request at a data sector where an issued one has not completed: file systems do not
+// overlap writes to one block, so the old one's completion was lost (ring-buffer overrun at the
+// start of a CPU's data, a window that cut it). Pairing with it would report the time between
+// two unrelated requests (seconds, for a journal's reused blocks). Flushes legitimately
+// overlap (all "FF 0 + 0") and are kept.
+void RequestTracker::DropStaleIssued(const Key& k) {
+  if (k.op == static_cast<uint8_t>(Rwbs::Op::kFlush)) return;
+  auto it = live_.find(k);
+  if (it == live_.end()) return;
+  Slot& s = it->second;
+  for (size_t i = 0; i < s.size();) {
+    if (s[i].d >= 0) {
+      ++counts_[s[i].stat_dev].stale_issued;
+      LoopIssued(s[i], -1);
+      s.erase(s.begin() + i);
+      --inflight_;
+    } else {
+      ++i;
+    }
+  }
+  if (s.empty()) live_.erase(it);
 }
 
 void RequestTracker::Remove(const Key& k, IoRecord* r) {
@@ -349,6 +373,16 @@ void RequestTracker::EvictOldest() {
       ++it;
     }
   }
+}
+
+void RequestTracker::OnLost() {
+  for (auto& [k, s] : live_)
+    for (IoRecord& r : s) ++counts_[r.stat_dev].lost_inflight;
+  live_.clear();
+  loops_.clear();
+  pending_remaps_.clear();
+  recent_flush_seq_.clear();
+  inflight_ = 0;
 }
 
 void RequestTracker::Finish() {

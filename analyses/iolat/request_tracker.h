@@ -83,6 +83,8 @@ struct TrackerCounts {
   uint64_t partial_completions = 0;
   uint64_t stale_queued = 0;  // a Q replaced an older Q-only record at the same sector
   uint64_t flush_seq_completions = 0;  // second C of a request that went through a post-flush
+  uint64_t stale_issued = 0;   // issued, never completed, replaced by a new request there
+  uint64_t lost_inflight = 0;  // in flight when the recorder lost events: dropped
 };
 
 class RequestTracker {
@@ -97,6 +99,10 @@ class RequestTracker {
   void OnBlock(const Event& e, const BlockRq& b);
   // Counts what is still in flight as never completed.
   void Finish();
+  // The recorder lost events here: any in-flight record may have lost its completion (and a
+  // later request at the same sector would pair with it, giving seconds-long latencies), so
+  // all are dropped and counted as lost_inflight.
+  void OnLost();
 
   const absl::flat_hash_map<DevId, TrackerCounts>& counts() const { return counts_; }
   // Devices whose I/O was remapped onto another device: upper → lower, with bytes.
@@ -134,6 +140,7 @@ class RequestTracker {
   void Split(const Event& e, const BlockRq& b);
   void EvictOldest();
   void LoopIssued(const IoRecord& r, int delta);
+  void DropStaleIssued(const Key& k);
   DevId BusyLoop() const;
 
   IoListener* listener_;

@@ -169,6 +169,37 @@ TEST_F(TrackerTest, SplitTailKeepsTheQueueTime) {
   EXPECT_EQ(tracker_.inflight(), 0u);
 }
 
+// A journal block reused after its first write's completion was lost (overrun): the second
+// write must not pair with the first one's issue.
+TEST_F(TrackerTest, StaleIssuedRequestIsReplacedNotPaired) {
+  Feed(Block(1000, S::kIssue, 7, 0, "WSM", 285592, 32, "jbd2/loop0-8"));
+  Feed(Block(9000000000, S::kBioQueue, 7, 0, "WSM", 285592, 32, "jbd2/loop0-8"));
+  Feed(Block(9000000100, S::kIssue, 7, 0, "WSM", 285592, 32, "jbd2/loop0-8"));
+  Feed(Block(9000050000, S::kComplete, 7, 0, "WSM", 285592, 32, ""));
+  ASSERT_EQ(rec_.done.size(), 1u);
+  EXPECT_EQ(rec_.done[0].c - rec_.done[0].d, 49900);
+  EXPECT_EQ(tracker_.counts().at(MakeDev(7, 0)).stale_issued, 1u);
+  // Flushes overlap legitimately: both stay in flight and complete in order.
+  Feed(Block(1, S::kIssue, 7, 0, "FF", 0, 0, "kworker/0:1H"));
+  Feed(Block(2, S::kIssue, 7, 0, "FF", 0, 0, "kworker/0:1H"));
+  Feed(Block(3, S::kComplete, 7, 0, "FF", UINT64_MAX, 0, ""));
+  Feed(Block(4, S::kComplete, 7, 0, "FF", UINT64_MAX, 0, ""));
+  ASSERT_EQ(rec_.done.size(), 3u);
+  EXPECT_EQ(rec_.done[1].d, 1);
+  EXPECT_EQ(rec_.done[2].d, 2);
+}
+
+TEST_F(TrackerTest, LostEventsDropWhatIsInFlight) {
+  Feed(Block(1000, S::kIssue, 8, 0, "W", 64, 8, "kworker/u8:1"));
+  tracker_.OnLost();
+  Feed(Block(5000, S::kComplete, 8, 0, "W", 64, 8, ""));
+  EXPECT_TRUE(rec_.done.empty());
+  const TrackerCounts& c = tracker_.counts().at(MakeDev(8, 0));
+  EXPECT_EQ(c.lost_inflight, 1u);
+  EXPECT_EQ(c.unmatched_completions, 1u);
+  EXPECT_EQ(tracker_.inflight(), 0u);
+}
+
 TEST(Tracker, MemoryIsBoundedByMaxInflight) {
   Recorder rec;
   Interner interner;
