@@ -191,6 +191,7 @@ TEST(SchedCli, Goldens) {
        "testdata/sched/tk.timehist-busy.txt"},
       {{"sched", "timehist", "-w", "-M", "--time", "987.30,987.31", "-C", "0", in},
        "testdata/sched/tk.timehist-window.txt"},
+      {{"sched", "timehist", "--json", "-s", "--state", in}, "testdata/sched/tk.timehist-s.jsonl"},
       {{"sched", "hist", in}, "testdata/sched/tk.hist.txt"},
       {{"sched", "hist", "-P", in}, "testdata/sched/tk.hist-P.txt"},
       {{"sched", "hist", "--per-cpu", "--json", in}, "testdata/sched/tk.hist-cpu.json"},
@@ -204,8 +205,13 @@ TEST(SchedCli, Goldens) {
     if (NotSupported(r)) GTEST_SKIP() << r.err;
     ASSERT_EQ(r.exit_code, 0) << c.golden << r.err;
     ExpectGolden(r.out, c.golden);
-    if (std::string(c.golden).find(".json") != std::string::npos)
+    if (std::string(c.golden).find(".jsonl") != std::string::npos) {
+      std::istringstream lines(r.out);
+      std::string line;
+      while (std::getline(lines, line)) EXPECT_NO_THROW(nlohmann::json::parse(line)) << line;
+    } else if (std::string(c.golden).find(".json") != std::string::npos) {
       EXPECT_NO_THROW(nlohmann::json::parse(r.out)) << c.golden;
+    }
   }
 }
 
