@@ -12,7 +12,10 @@
 //   sched_waking / sched_wakeup / sched_wakeup_new of pid at t:
 //     only when pid's atom is sleeping (or always with -C): it starts waiting, wake_up = t;
 //     a wakeup before the atom's sched_out counts as an unordered timestamp.
-//     If the input has sched_waking, sched_wakeup is ignored (perf prefers waking).
+//     If the input has sched_waking, sched_wakeup is ignored (perf prefers waking). tk reads
+//     in one pass, so "has" means "has shown one so far": a sched_wakeup before the first
+//     sched_waking counts (the kernel emits waking first, so only a wakeup whose waking fell
+//     before the recording started is affected).
 //   sched_stat_runtime: runtime= is added to the thread's "Runtime ms".
 //   sched_migrate_task (only with -C, as perf): resets the atom's times to t.
 //
