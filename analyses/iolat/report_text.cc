@@ -102,8 +102,12 @@ void Evidence(const Results& r, const DeviceSummary& d, std::ostream& out) {
       HumanBytes(by(Issuer::kWriter)), HumanBytes(sy(Issuer::kWriter)),
       HumanBytes(by(Issuer::kFlusher)), HumanBytes(sy(Issuer::kFlusher)),
       HumanBytes(by(Issuer::kJournal)), HumanBytes(by(Issuer::kStacked)));
-  out << absl::StrFormat("    sync writes from the writers' own context: %s of %s own data writes\n",
-                         Percent(d.writer_sync, d.own_base), HumanBytes(d.own_base));
+  if (d.own_base > 0) {
+    out << absl::StrFormat(
+        "    synchronous and queued by the writers themselves: %s of %s own data writes "
+        "(journal and stacked I/O excluded)\n",
+        Percent(d.writer_sync, d.own_base), HumanBytes(d.own_base));
+  }
   for (const StackedSummary& s : d.stacked) {
     out << absl::StrFormat("    passed down from %s%s: %s (%s sync)\n", DevName(s.from_dev),
                            s.root_dev != s.from_dev ? " (top: " + DevName(s.root_dev) + ")" : "",
