@@ -78,7 +78,8 @@ struct LatencyInfo {
   uint64_t nr_timestamps = 0;            // wakeups (and -C migrations) checked for order
   uint64_t nr_unordered_timestamps = 0;  // wakeups earlier than the task's sched-out
   uint64_t nr_context_switch_bugs = 0;   // prev_pid was not the CPU's current task
-  uint64_t nr_events = 0;                // events read
+  uint64_t nr_events = 0;                // events read (perf counts every perf.data record,
+                                         // MMAP and the like too, so its figure is higher)
   uint64_t nr_lost_events = 0;
   uint64_t nr_lost_chunks = 0;
 };

@@ -357,6 +357,7 @@ absl::Status TimehistAnalysis::OnEvent(const Event& e) {
       break;
     case EventKind::kLost: {
       const auto& l = std::get<Lost>(e.body);
+      if (l.kind != Lost::Kind::kLost && l.kind != Lost::Kind::kOverrun) break;  // as perf
       if (opts_.json) {
         AppendF(&buf_, "{\"type\":\"lost\",\"time\":%s,\"cpu\":%d,\"count\":%lu}\n",
                 UsecTimestamp(e.ts_ns).c_str(), e.cpu, static_cast<unsigned long>(l.count));
