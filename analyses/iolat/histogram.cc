@@ -49,7 +49,7 @@ void Log2Histogram::Print(std::ostream& out, std::string_view val_type) const {
                            std::string(val_type));
   }
   for (int i = 1; i <= idx_max; ++i) {
-    uint64_t low = (uint64_t{1} << i) >> 1;
+    uint64_t low = uint64_t{1} << (i - 1);
     uint64_t high = i >= 64 ? UINT64_MAX : (uint64_t{1} << i) - 1;
     if (low == high) low -= 1;
     std::string bar = Stars(slots_[i], val_max, stars);

@@ -54,6 +54,12 @@ TEST(Log2Histogram, EmptyPrintsNothingAndWideLayoutAbove32) {
                          "|********************|"),
             std::string::npos)
       << b.str();
+  h.Add(UINT64_MAX);  // slot 64: no shift by 64
+  std::ostringstream c;
+  h.Print(c, "usecs");
+  EXPECT_NE(c.str().find(" 9223372036854775808 -> 18446744073709551615 : 1        |"),
+            std::string::npos)
+      << c.str();
 }
 
 TEST(LatencyStats, ExactSmallValuesAndBoundedErrorLarge) {
