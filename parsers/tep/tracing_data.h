@@ -62,8 +62,13 @@ class TraceEvents {
   size_t format_count() const { return formats_added_; }
 
   // The event with this id, parsing its format on first use; nullptr when unknown or when
-  // libtraceevent rejects the format text.
+  // libtraceevent rejects the format text. Print formats are dropped (`print fmt: ""`)
+  // except sched:sched_switch's, and that one only when it is structurally sound:
+  // libtraceevent 1.7 crashes on some malformed print expressions (corrupt files).
   struct tep_event* Find(int id);
+  // Keep every event's print fmt (for callers that print events with tep_print_event).
+  // Only for trusted input: see Find.
+  void set_keep_all_print_formats(bool keep) { keep_all_print_formats_ = keep; }
   // Parses every remaining format (tests, `tk info`). Returns how many failed to parse.
   int ParseAll();
 
@@ -77,6 +82,7 @@ class TraceEvents {
   bool big_endian_;
   uint32_t page_size_;
   int kernel_long_size_ = 0;
+  bool keep_all_print_formats_ = false;
   size_t formats_added_ = 0;
   absl::flat_hash_map<int, Pending> pending_;
 };

@@ -128,6 +128,25 @@ TEST(TepDecoder, SchedSwitchOldKernelLayouts) {
   }
 }
 
+// A corrupt file can cut a print fmt mid-expression; libtraceevent 1.7 crashes parsing that
+// (found by fuzz/trace_dat_fuzz.cc). It is dropped, prev_state falls back to the 6.x bits.
+TEST(TepDecoder, MalformedPrintFormatFallsBackToReportBits) {
+  std::string fmt = Fixture("sched_switch.format");
+  std::string cut = fmt.substr(0, fmt.find("0x00000002 |") + 12) + "\n";
+  auto ev = std::make_unique<TraceEvents>(false, 8, 4096);
+  ASSERT_TRUE(ev->LoadHeaderPage(Fixture("header_page")).ok());
+  ev->AddFormat("sched", cut);
+  TepDecoder dec(ev.get());
+  for (auto [state, letters] : {std::pair<uint64_t, const char*>{0x100, "R+"}, {2, "D"}}) {
+    Payload p(*ev, 372);
+    p.Put("prev_state", state).Put("next_pid", 7);
+    Event e;
+    ASSERT_TRUE(dec.Decode(p.raw(), e));
+    EXPECT_EQ(std::get<SchedSwitch>(e.body).prev_state.ToString(), letters);
+    EXPECT_EQ(std::get<SchedSwitch>(e.body).next_pid, 7);
+  }
+}
+
 TEST(TepDecoder, PrintedLettersAndReportBits) {
   EXPECT_EQ(TaskStateFromPrinted("S|0x400").ToString(), "S|?");
   EXPECT_EQ(TaskStateFromPrinted("R+").ToString(), "R+");
