@@ -78,6 +78,7 @@ absl::Status FtraceTextParser::Parse(Input& in, EventSink& sink, Diagnostics& di
   std::string_view line;
   int64_t last_ts = -1;
   uint64_t unordered = 0, first_unordered = 0;
+  uint64_t event_lines = 0, bad_lines = 0, first_bad = 0;
   while (reader.Next(&line)) {
     if (line.empty()) continue;
     uint64_t line_no = reader.line_number();
@@ -87,11 +88,13 @@ absl::Status FtraceTextParser::Parse(Input& in, EventSink& sink, Diagnostics& di
       bool known = false;
       if (absl::Status st = NonEventLine(line, line_no, sink, diag, &known); !st.ok()) return st;
       if (!known) {
+        if (bad_lines++ == 0) first_bad = line_no;
         diag.Malformed("malformed lines", Diagnostics::Unit::kLine, line_no,
                        absl::StrCat("not an ftrace event line: ", Quote(line)));
       }
       continue;
     }
+    ++event_lines;
     if (ev->ts_ns < last_ts) {
       if (unordered++ == 0) first_unordered = line_no;
     } else {
@@ -119,6 +122,12 @@ absl::Status FtraceTextParser::Parse(Input& in, EventSink& sink, Diagnostics& di
     if (absl::Status st = sink.OnEvent(e); !st.ok()) return st;
   }
   if (!reader.status().ok()) return reader.status();
+  if (event_lines == 0 && bad_lines > 0) {
+    // Nothing but unreadable lines: not a trace this reader understands.
+    return absl::InvalidArgumentError(absl::StrCat(
+        diag.ErrorAt(Diagnostics::Unit::kLine, first_bad, "no ftrace event line in the input ("),
+        bad_lines, " unreadable lines)"));
+  }
   if (unordered > 0) {
     diag.Note("out-of-order lines",
               absl::StrCat(unordered, " lines with a timestamp earlier than the line before (first at line ",

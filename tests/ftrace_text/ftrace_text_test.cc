@@ -201,6 +201,22 @@ TEST(Parser, WholeTraceFile) {
   }
 }
 
+TEST(Parser, NothingButGarbageIsAnError) {
+  std::unique_ptr<Input> in = Input::FromString("# tracer: nop\nnot a line\nnor this\n", "t.txt");
+  std::ostringstream err;
+  Diagnostics diag(in->name(), &err);
+  Collect sink;
+  absl::Status st = NewFtraceTextParser({})->Parse(*in, sink, diag);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(std::string(st.message()).find("t.txt: line 2: no ftrace event line"), std::string::npos)
+      << st.message();
+  // A header-only trace (nothing recorded) is fine.
+  in = Input::FromString("# tracer: nop\n#\n# entries-in-buffer/entries-written: 0/0   #P:2\n");
+  Collect empty;
+  EXPECT_TRUE(NewFtraceTextParser({})->Parse(*in, empty, diag).ok());
+  EXPECT_TRUE(empty.names.empty());
+}
+
 TEST(Parser, MaskSkipsDecoding) {
   std::unique_ptr<Input> in = Input::FromString(kTrace);
   std::ostringstream err;
