@@ -208,7 +208,7 @@ void ScriptSink::Json(const Event& e) {
   } else {
     AppendJsonString(e.name, &buf_);
   }
-  if (e.kind() == EventKind::kSample || e.has_period) {
+  if (e.kind() == EventKind::kSample) {  // tracepoint samples always have period 1
     buf_.append(",\"period\":");
     AppendUint(e.period, &buf_);
   }

@@ -7,8 +7,8 @@
 // JSON Lines (--json), one object per event:
 //   {"ts":707455929000,"cpu":0,"pid":8773,"tid":8773,"comm":"perf","event":"sched:sched_switch",
 //    "fields":{"prev_comm":"perf","prev_pid":8773,...}}
-// Samples add "period" and "stack" ([{"ip":"ffffffff821f2c2b","symbol":...,"dso":...}], leaf
-// first). Unknown ts/cpu/pid/tid are -1. Lost-event records are printed as event "lost" with
+// Samples (cycles, cpu-clock...) add "period"; any event recorded with a callchain adds
+// "stack" ([{"ip":"ffffffff821f2c2b","symbol":...,"dso":...}], leaf first). Unknown ts/cpu/pid/tid are -1. Lost-event records are printed as event "lost" with
 // fields kind and count. Field keys and value forms: analyses/script/event_fields.h.
 #ifndef TK_ANALYSES_SCRIPT_SCRIPT_H_
 #define TK_ANALYSES_SCRIPT_SCRIPT_H_
