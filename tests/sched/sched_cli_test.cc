@@ -231,9 +231,9 @@ TEST(SchedCli, Goldens) {
     if (std::string(c.golden).find(".jsonl") != std::string::npos) {
       std::istringstream lines(r.out);
       std::string line;
-      while (std::getline(lines, line)) EXPECT_NO_THROW(nlohmann::json::parse(line)) << line;
+      while (std::getline(lines, line)) EXPECT_NO_THROW((void)nlohmann::json::parse(line)) << line;
     } else if (std::string(c.golden).find(".json") != std::string::npos) {
-      EXPECT_NO_THROW(nlohmann::json::parse(r.out)) << c.golden;
+      EXPECT_NO_THROW((void)nlohmann::json::parse(r.out)) << c.golden;
     }
   }
 }
