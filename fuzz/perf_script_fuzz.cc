@@ -1,5 +1,5 @@
 // libFuzzer: arbitrary bytes through the perf script parser into a fold (and its output), as
-// `tk fold FILE` runs them. Also streamed in small chunks, which must fold the same.
+// `tk fold FILE` runs them. Also streamed in 509-byte reads (lines straddle them), which must fold the same.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   bool tid = size > 0 && (data[0] & 1);
   std::string mapped = Fold(tk::Input::FromString(text), tid);
-  std::string streamed = Fold(tk::Input::StreamFromString(text, 7), tid);
+  std::string streamed = Fold(tk::Input::StreamFromString(text, 509), tid);
   if (mapped != streamed) std::abort();
   return 0;
 }
