@@ -1,0 +1,102 @@
+// perf.data reader speed, with the anchor tools timed in the same run.
+//
+//   TK_PERF_BENCH_FILE=/tmp/big.data   a `perf record -a -g` file (~15 MB; not committed)
+//   TK_FLAMEGRAPH=/tmp/FlameGraph      stackcollapse-perf.pl's directory
+//
+// BM_PerfDataTokenize     records framed and time-ordered, nothing decoded (sink wants nothing)
+// BM_PerfDataSamples      samples decoded, no stacks
+// BM_PerfDataStacks       samples with symbolized stacks (what `tk fold` consumes)
+// BM_TkFoldBinary         `tk fold FILE > /dev/null`, the whole command
+// BM_PerfScriptDevNull    anchor: `perf script -i FILE > /dev/null`
+// BM_PerfScriptCollapse   anchor: `perf script -i FILE | stackcollapse-perf.pl > /dev/null`
+#include <cstdlib>
+#include <sstream>
+#include <string>
+
+#include "benchmark/benchmark.h"
+#include "core/input.h"
+#include "parsers/perf_data/perf_data_parser.h"
+
+namespace {
+
+std::string BenchFile() {
+  const char* f = std::getenv("TK_PERF_BENCH_FILE");
+  return f ? f : "/tmp/h2/big.data";
+}
+
+class CountSink final : public tk::EventSink {
+ public:
+  explicit CountSink(tk::EventMask m) : mask_(m) {}
+  tk::EventMask wants() const override { return mask_; }
+  absl::Status OnEvent(const tk::Event& e) override {
+    frames_ += e.stack.size();
+    ++events_;
+    return absl::OkStatus();
+  }
+  uint64_t events_ = 0, frames_ = 0;
+
+ private:
+  tk::EventMask mask_;
+};
+
+void RunParser(benchmark::State& state, tk::EventMask mask) {
+  uint64_t bytes = 0, events = 0;
+  for (auto _ : state) {
+    auto in = tk::Input::Open(BenchFile());
+    if (!in.ok()) {
+      state.SkipWithError("no bench file (set TK_PERF_BENCH_FILE)");
+      return;
+    }
+    tk::ParseOptions opts;
+    CountSink sink(mask);
+    std::ostringstream err;
+    tk::Diagnostics diag(BenchFile(), &err);
+    absl::Status st = tk::parsers::perf_data::NewPerfDataParser(opts)->Parse(**in, sink, diag);
+    if (!st.ok()) state.SkipWithError(std::string(st.message()).c_str());
+    bytes += (*in)->mapped() ? (*in)->mapped()->size() : 0;
+    events += sink.events_;
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(bytes));
+  state.SetItemsProcessed(static_cast<int64_t>(events));
+}
+
+void BM_PerfDataTokenize(benchmark::State& state) { RunParser(state, tk::EventMask()); }
+void BM_PerfDataSamples(benchmark::State& state) {
+  RunParser(state, tk::EventMask().Add(tk::EventKind::kSample));
+}
+void BM_PerfDataStacks(benchmark::State& state) {
+  RunParser(state, tk::EventMask().Add(tk::EventKind::kSample).WithStacks());
+}
+
+void Shell(benchmark::State& state, const std::string& cmd) {
+  for (auto _ : state) {
+    if (std::system(cmd.c_str()) != 0) state.SkipWithError(("failed: " + cmd).c_str());
+  }
+}
+
+std::string Tk() { return std::string(TK_SOURCE_DIR) + "/build-h2/tk"; }
+std::string Collapse() {
+  const char* d = std::getenv("TK_FLAMEGRAPH");
+  return std::string(d ? d : "/tmp/FlameGraph") + "/stackcollapse-perf.pl";
+}
+
+void BM_TkFoldBinary(benchmark::State& state) {
+  Shell(state, Tk() + " fold " + BenchFile() + " > /dev/null");
+}
+void BM_PerfScriptDevNull(benchmark::State& state) {
+  Shell(state, "perf script -i " + BenchFile() + " > /dev/null 2>&1");
+}
+void BM_PerfScriptCollapse(benchmark::State& state) {
+  Shell(state, "perf script -i " + BenchFile() + " 2>/dev/null | perl " + Collapse() + " > /dev/null");
+}
+
+BENCHMARK(BM_PerfDataTokenize)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PerfDataSamples)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PerfDataStacks)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TkFoldBinary)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_PerfScriptDevNull)->Unit(benchmark::kMillisecond)->Iterations(2);
+BENCHMARK(BM_PerfScriptCollapse)->Unit(benchmark::kMillisecond)->Iterations(2);
+
+}  // namespace
+
+BENCHMARK_MAIN();

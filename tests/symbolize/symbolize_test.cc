@@ -1,0 +1,119 @@
+// tk_symbolize: perf's symbol rules (ends, aliases), demangling as perf prints it, kallsyms,
+// ELF tables of the fixture binary, JIT maps, process maps across mmap/fork.
+#include <fstream>
+
+#include "gtest/gtest.h"
+#include "parsers/symbolize/demangle.h"
+#include "parsers/symbolize/elf_symbols.h"
+#include "parsers/symbolize/jit_map.h"
+#include "parsers/symbolize/kallsyms.h"
+#include "parsers/symbolize/machine.h"
+#include "tests/support/golden.h"
+
+namespace tk::testing {
+namespace {
+
+using namespace tk::parsers::symbolize;
+
+TEST(Demangle, AsPerfPrintsWithoutParameters) {
+  // Expected values: `c++filt -p` (libiberty, DMGL_NO_OPTS as perf uses it).
+  EXPECT_EQ(Demangle("_Z2twIlET_S0_"), "tw<long>");
+  EXPECT_EQ(Demangle("_ZN2ns1K4workEi"), "ns::K::work");
+  EXPECT_EQ(Demangle("_ZNKSt8functionIFiiEEclEi"), "std::function<int (int)>::operator()");
+  EXPECT_EQ(Demangle("_ZN12_GLOBAL__N_13fooEv"), "(anonymous namespace)::foo");
+  EXPECT_EQ(Demangle("_ZNSt6vectorIiSaIiEE9push_backEOi"), "std::vector<int, std::allocator<int> >::push_back");
+  EXPECT_EQ(Demangle("_ZnwmRKSt9nothrow_t"), "operator new");
+  EXPECT_EQ(Demangle("_ZN1AltERKS_"), "A::operator<");
+  EXPECT_EQ(Demangle("main"), "main");
+  EXPECT_EQ(Demangle("_Znot_mangled"), "_Znot_mangled");
+}
+
+TEST(SymbolTable, PerfEndAndAliasRules) {
+  SymbolTable t;
+  t.Add(0x100, 0x10, "sized", Binding::kGlobal);
+  t.Add(0x200, 0, "zero", Binding::kGlobal);   // extends to 0x300
+  t.Add(0x300, 0, "__alias", Binding::kGlobal);
+  t.Add(0x300, 0x20, "weak_one", Binding::kWeak);
+  t.Add(0x300, 0x20, "global_one", Binding::kGlobal);  // sized, non-weak, global: kept
+  t.Add(0x1000, 0, "last", Binding::kLocal);   // ends at roundup(0x1000)+4096
+  t.Finalize(false);
+  EXPECT_EQ(t.Find(0x105)->name, "sized");
+  EXPECT_EQ(t.Find(0x110), nullptr);  // a gap after a sized symbol
+  EXPECT_EQ(t.Find(0x2ff)->name, "zero");
+  EXPECT_EQ(t.Find(0x310)->name, "global_one");
+  EXPECT_EQ(t.Find(0x1fff)->name, "last");
+  EXPECT_EQ(t.Find(0x2000), nullptr);
+  EXPECT_EQ(t.Find(0x50), nullptr);
+}
+
+TEST(Kallsyms, TypesModulesAndLastAliasWins) {
+  std::string path = ::testing::TempDir() + "/kallsyms";
+  std::ofstream(path) << "ffffffff81000000 T _text\n"
+                         "ffffffff81000000 T _stext\n"
+                         "ffffffff81000010 t helper\n"
+                         "ffffffff81000020 r some_rodata\n"
+                         "ffffffff81000030 T next_func\n"
+                         "ffffffffc0001000 t mod_func\t[veth]\n";
+  absl::StatusOr<KernelSymbols> ks = LoadKallsyms(path);
+  ASSERT_TRUE(ks.ok()) << ks.status();
+  EXPECT_EQ(*ks->text, 0xffffffff81000000u);
+  // Both at _text have size 0 but the last one extends to helper: it is kept.
+  EXPECT_EQ(ks->kernel.Find(0xffffffff81000005)->name, "_stext");
+  EXPECT_EQ(ks->kernel.Find(0xffffffff81000025)->name, "helper");  // 'r' is not loaded
+  ASSERT_EQ(ks->modules.count("veth"), 1u);
+  EXPECT_EQ(ks->modules["veth"].Find(0xffffffffc0001004)->name, "mod_func");
+  EXPECT_FALSE(LoadKallsyms("/nonexistent/kallsyms").ok());
+}
+
+TEST(Elf, FixtureBinarySymbolsInFileOffsetSpace) {
+  std::string bin = SourcePath("testdata/perf_data/symfs/tmp/tk-perf-fixture/workload");
+  std::optional<ElfImage> img = LoadElf({bin}, "");
+  ASSERT_TRUE(img.has_value());
+  EXPECT_EQ(img->build_id.size(), 40u);
+  bool saw_main = false;
+  for (const Symbol& s : img->symbols.symbols()) saw_main |= s.name == "main";
+  EXPECT_TRUE(saw_main);
+  EXPECT_FALSE(LoadElf({bin}, "00").has_value());  // another build: not used
+  EXPECT_EQ(ReadElfBuildId(bin), img->build_id);
+}
+
+TEST(JitMap, PerfMapLines) {
+  std::string path = ::testing::TempDir() + "/perf-123.map";
+  std::ofstream(path) << "7f0000001000 40 LazyCompile:~main /app/index.js:1\n0x7f0000001040 0x10 stub\nbad line\n";
+  std::optional<SymbolTable> t = LoadPerfMap(path);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->Find(0x7f0000001010)->name, "LazyCompile:~main /app/index.js:1");
+  EXPECT_EQ(t->Find(0x7f0000001045)->name, "stub");
+}
+
+TEST(Machine, MapsForkCommAndUnknowns) {
+  SymbolizeOptions o;
+  o.symfs = SourcePath("testdata/perf_data/symfs");
+  o.use_buildid_cache = false;
+  o.use_host_kallsyms = false;
+  Machine m(o);
+  EXPECT_EQ(m.Comm(0, 0), "swapper");
+  EXPECT_EQ(m.Comm(7, 7), ":7");
+  m.OnComm(10, 10, "parent");
+  m.OnMmap(10, 0x400000, 0x1000, 0x1000, "/tmp/tk-perf-fixture/workload", false, "");
+  m.OnMmap(10, 0x7f0000000000, 0x1000, 0, "//anon", false, "");
+  m.OnFork(11, 11, 10, 10, false);
+  EXPECT_EQ(m.Comm(11, 11), "parent");
+  Frame f = m.Resolve(11, false, 0x400010);  // inherited map
+  EXPECT_EQ(f.dso, "/tmp/tk-perf-fixture/workload");
+  EXPECT_EQ(f.ip, 0x1010u);  // printed DSO-relative, as perf script does
+  EXPECT_EQ(m.Resolve(10, false, 0x7f0000000010).dso, "/tmp/perf-10.map");
+  Frame u = m.Resolve(10, false, 0x10);
+  EXPECT_EQ(u.symbol, "[unknown]");
+  EXPECT_EQ(u.dso, "[unknown]");
+  Frame k = m.Resolve(10, true, 0xffffffff81000000);
+  EXPECT_EQ(k.dso, "[unknown]");  // no kernel map recorded
+  // A new mmap over part of an old one splits it.
+  m.OnMmap(10, 0x400800, 0x100, 0, "/other", false, "");
+  EXPECT_EQ(m.Resolve(10, false, 0x400810).dso, "/other");
+  EXPECT_EQ(m.Resolve(10, false, 0x400910).dso, "/tmp/tk-perf-fixture/workload");
+  EXPECT_EQ(m.Resolve(10, false, 0x400910).ip, 0x1910u);
+}
+
+}  // namespace
+}  // namespace tk::testing
