@@ -10,6 +10,7 @@
 //   BM_SchedTimehistPerfData    + timehist rows into a discarding stream
 //   BM_TkSchedLatencyProcess    `tk sched latency FILE > /dev/null`, a whole process
 //   BM_PerfSchedLatencyProcess  `perf sched latency -i FILE > /dev/null` (the anchor)
+//   BM_SchedLatencyTraceDatInProcess  the trace.dat reader + latency, in process
 //   BM_TkSchedLatencyTraceDat   `tk sched latency trace.dat > /dev/null`
 //   BM_TraceCmdReportProcess    `trace-cmd report -i trace.dat > /dev/null` (the anchor)
 #include <unistd.h>
@@ -125,6 +126,18 @@ void BM_SchedTimehistPerfData(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * FileSize(PerfDataPath()));
 }
 BENCHMARK(BM_SchedTimehistPerfData)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_SchedLatencyTraceDatInProcess(benchmark::State& state) {
+  int64_t events = 0;
+  for (auto _ : state) {
+    tk::sched::LatencyAnalysis a({});
+    if (!Run(state, TraceDatPath(), a)) return;
+    events = static_cast<int64_t>(a.Report().info.nr_events);
+  }
+  state.SetBytesProcessed(state.iterations() * FileSize(TraceDatPath()));
+  state.SetItemsProcessed(state.iterations() * events);
+}
+BENCHMARK(BM_SchedLatencyTraceDatInProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // A whole command, output discarded; skipped when the tool or the input is missing.
 void Process(benchmark::State& state, const std::string& cmd, const std::string& input) {
