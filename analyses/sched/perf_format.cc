@@ -24,6 +24,55 @@ void AppendF(std::string* out, const char* fmt, ...) {
   out->append(big.data(), n);
 }
 
+namespace {
+
+// Decimal digits of v, written backwards ending at `end`; returns the first digit.
+char* Digits(uint64_t v, char* end) {
+  do {
+    *--end = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v);
+  return end;
+}
+
+}  // namespace
+
+void AppendRight(std::string* out, std::string_view s, int width) {
+  if (static_cast<int>(s.size()) < width) out->append(width - s.size(), ' ');
+  out->append(s);
+}
+
+void AppendLeft(std::string* out, std::string_view s, int width) {
+  out->append(s);
+  if (static_cast<int>(s.size()) < width) out->append(width - s.size(), ' ');
+}
+
+void AppendUsecTimestamp(std::string* out, int64_t ns, int width) {
+  if (ns < 0) ns = 0;
+  uint64_t u = static_cast<uint64_t>(ns);
+  char buf[40];
+  char* end = buf + sizeof(buf);
+  uint64_t usec = (u % 1000000000) / 1000;
+  char* p = end;
+  for (int i = 0; i < 6; ++i) {
+    *--p = static_cast<char>('0' + usec % 10);
+    usec /= 10;
+  }
+  *--p = '.';
+  p = Digits(u / 1000000000, p);
+  AppendRight(out, std::string_view(p, end - p), width);
+}
+
+void AppendCpu(std::string* out, int32_t cpu) {
+  if (cpu < 0 || cpu > 9999) {
+    AppendF(out, "[%04d] ", cpu);
+    return;
+  }
+  char b[7] = {'[', static_cast<char>('0' + cpu / 1000), static_cast<char>('0' + cpu / 100 % 10),
+               static_cast<char>('0' + cpu / 10 % 10), static_cast<char>('0' + cpu % 10), ']', ' '};
+  out->append(b, sizeof(b));
+}
+
 std::string UsecTimestamp(int64_t ns) {
   if (ns < 0) ns = 0;
   uint64_t u = static_cast<uint64_t>(ns);
@@ -34,9 +83,20 @@ std::string UsecTimestamp(int64_t ns) {
 }
 
 void AppendSchedTime(std::string* out, uint64_t ns, int width) {
-  unsigned long msecs = ns / 1000000;
-  unsigned long usecs = (ns % 1000000) / 1000;
-  AppendF(out, "%*lu.%03lu ", width, msecs, usecs);
+  char buf[40];
+  char* end = buf + sizeof(buf);
+  char* p = end;
+  *--p = ' ';
+  uint64_t usecs = (ns % 1000000) / 1000;
+  *--p = static_cast<char>('0' + usecs % 10);
+  *--p = static_cast<char>('0' + usecs / 10 % 10);
+  *--p = static_cast<char>('0' + usecs / 100);
+  *--p = '.';
+  char* digits_end = p;
+  p = Digits(ns / 1000000, p);
+  int n = static_cast<int>(digits_end - p);
+  if (n < width) out->append(width - n, ' ');
+  out->append(p, end - p);
 }
 
 void JsonString(std::string* out, std::string_view s) {

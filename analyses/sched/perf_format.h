@@ -24,6 +24,15 @@ std::string UsecTimestamp(int64_t ns);
 // trailing space), e.g. width 6: "     0.406 ".
 void AppendSchedTime(std::string* out, uint64_t ns, int width);
 
+// Fast paths for timehist's rows (printf dominated the profile): `s` padded with spaces to
+// `width` on the left ("%*s") or on the right ("%-*s").
+void AppendRight(std::string* out, std::string_view s, int width);
+void AppendLeft(std::string* out, std::string_view s, int width);
+// UsecTimestamp(ns) right-aligned in `width` columns ("%15s").
+void AppendUsecTimestamp(std::string* out, int64_t ns, int width);
+// "[%04d] " for a CPU.
+void AppendCpu(std::string* out, int32_t cpu);
+
 // Nanoseconds as milliseconds for JSON.
 inline double Ms(uint64_t ns) { return static_cast<double>(ns) / 1e6; }
 // A timestamp as seconds truncated to microseconds, as perf prints it (JSON).

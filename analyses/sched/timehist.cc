@@ -221,12 +221,20 @@ void TimehistAnalysis::PrintRow(const Event& e, const SchedSwitch& s, const Runt
     FlushIfBig(&buf_, out_);
     return;
   }
-  AppendF(&b, "%15s [%04d] ", UsecTimestamp(t).c_str(), e.cpu);
-  AppendF(&b, " %-*s ", comm_width_, comm.c_str());
+  AppendUsecTimestamp(&b, t, 15);
+  b += ' ';
+  AppendCpu(&b, e.cpu);
+  b += ' ';
+  AppendLeft(&b, comm, comm_width_);
+  b += ' ';
   AppendSchedTime(&b, r.dt_sleep + r.dt_iowait + r.dt_preempt, 6);
   AppendSchedTime(&b, r.dt_delay, 6);
   AppendSchedTime(&b, r.dt_run, 6);
-  if (opts_.show_state) AppendF(&b, " %5c ", idle ? 'I' : state);
+  if (opts_.show_state) {
+    b += "     ";
+    b += idle ? 'I' : state;
+    b += ' ';
+  }
   if (opts_.show_next) {
     std::string next = absl::StrCat("next: ", AV(s.next_comm), "[", s.next_pid, "]");
     if (next.size() > 29) next.resize(29);  // perf's char nstr[30]
