@@ -153,6 +153,7 @@ class LiveRecord : public ::testing::Test {
     std::string why = CannotRecord();
     if (!why.empty()) GTEST_SKIP() << why;
     ASSERT_FALSE(dir_.path().empty()) << "mkdtemp failed";
+    tracefs_before_ = TracefsSettings();
   }
   // Runs a record script; skips on exit 77, fails on anything but 0.
   void Record(const std::string& script, const std::vector<std::string>& env) {
@@ -165,7 +166,25 @@ class LiveRecord : public ::testing::Test {
     if (IsSkipped()) return;
     std::vector<std::string> left = SystemLeftovers();
     EXPECT_TRUE(left.empty()) << "left behind: " << ::testing::PrintToString(left);
+    EXPECT_EQ(TracefsSettings(), tracefs_before_) << "tracefs settings not restored";
   }
+  // The settings the scripts change and must put back (the buffer size once allocated: an
+  // unexpanded "7 (expanded: 1408)" legitimately becomes 1408 after the first use).
+  static std::string TracefsSettings() {
+    std::string t = kTracefs, s;
+    for (const char* f : {"/options/record-tgid", "/options/irq-info", "/current_tracer",
+                          "/events/block/block_rq_issue/filter",
+                          "/events/sched/sched_switch/filter"}) {
+      s += std::string(f) + "=" + Trim(ReadFile(t + f)) + "\n";
+    }
+    std::string kb = Trim(ReadFile(t + "/buffer_size_kb"));
+    if (size_t e = kb.find("(expanded: "); e != std::string::npos) {
+      kb = kb.substr(e + 11, kb.find(')', e) - e - 11);
+    }
+    // The kernel rounds a size to whole pages: 1408 reads back as 1410.
+    return s + "buffer_size_kb/4=" + std::to_string(std::stoul(kb) / 4) + "\n";
+  }
+  std::string tracefs_before_;
 
   TempDir dir_;
 };
