@@ -128,6 +128,50 @@ bool PrintFieldsExist(std::string_view fields, std::string_view print) {
   return true;
 }
 
+// The part of a format before its print fmt, checked line by line before libtraceevent sees
+// it (its tokenizer stops at a NUL and then dereferences NULL — fuzzing again):
+//   name: sched_switch
+//   ID: 372
+//   format:
+//   	field:char prev_comm[16];	offset:8;	size:16;	signed:0;
+// Only printable ASCII, tabs and newlines; each field line "field:DECL;" with DECL ending
+// in a name, brackets balanced, then "offset:N;" "size:N;" and optionally "signed:N;".
+bool FieldsLookSane(std::string_view text) {
+  for (char c : text) {
+    if ((c < 0x20 || c > 0x7e) && c != '\t' && c != '\n') return false;
+  }
+  size_t p = 0;
+  while (p < text.size()) {
+    size_t eol = text.find('\n', p);
+    if (eol == std::string_view::npos) eol = text.size();
+    std::string_view line = text.substr(p, eol - p);
+    p = eol + 1;
+    size_t f = line.find("field:");
+    if (f == std::string_view::npos) continue;
+    std::string_view rest = line.substr(f + 6);
+    size_t semi = rest.find(';');
+    if (semi == std::string_view::npos) return false;
+    std::string_view decl = rest.substr(0, semi);
+    if (!LooksLikeExpression(decl)) return false;
+    int depth = 0;
+    for (char c : decl) {
+      depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+      if (depth < 0 || depth > 1) return false;
+    }
+    if (depth != 0) return false;
+    std::string_view base = decl.substr(0, decl.find('['));
+    while (!base.empty() && base.back() == ' ') base.remove_suffix(1);
+    if (base.empty() || !IsIdent(base.back())) return false;
+    for (std::string_view key : {"offset:", "size:"}) {
+      size_t k = rest.find(key, semi);
+      if (k == std::string_view::npos) return false;
+      size_t d = k + key.size();
+      if (d >= rest.size() || !std::isdigit(static_cast<unsigned char>(rest[d]))) return false;
+    }
+  }
+  return true;
+}
+
 // `text` with its print fmt line replaced by `print fmt: ""` unless it is kept (see above).
 std::string SafeFormat(std::string_view text, bool keep_print) {
   size_t at = text.find("\nprint fmt:");
@@ -198,8 +242,11 @@ struct tep_event* TraceEvents::Find(int id) {
     p.tried = true;
     bool keep = keep_all_print_formats_ ||
                 (p.system == "sched" && FormatName(p.text) == "sched_switch");
-    std::string text = SafeFormat(p.text, keep);
-    tep_parse_event(tep_, text.data(), text.size(), p.system.c_str());
+    size_t print = p.text.find("\nprint fmt:");
+    if (FieldsLookSane(std::string_view(p.text).substr(0, print))) {
+      std::string text = SafeFormat(p.text, keep);
+      tep_parse_event(tep_, text.data(), text.size(), p.system.c_str());
+    }
   }
   struct tep_event* e = tep_find_event(tep_, id);
   return e;

@@ -349,6 +349,14 @@ TEST(TraceDat, CheckPageWalksLengths) {
   EXPECT_EQ(CheckPage(page, false, 8).missed, 77);
 }
 
+// Every one of the 2,305 formats of a real file passes tk's pre-checks and libtraceevent.
+TEST(TraceDat, AllRealFormatsParse) {
+  auto f = ReadTraceDat(Fixture("sched_block.v7.dat"));
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_GT((*f)->events->format_count(), 2000u);
+  EXPECT_EQ((*f)->events->ParseAll(), 0);
+}
+
 TEST(TraceDat, Describe) {
   std::string data = Fixture("sched_block.v7.dat");
   auto in = Input::FromString(data, "t.dat");
