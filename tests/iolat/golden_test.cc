@@ -30,7 +30,8 @@ TEST(IolatFixture, VerdictsInEveryFormat) {
   std::vector<std::string> passed, skipped;
   for (const char* f : {"writesync.trace.dat", "writesync.v6.trace.dat", "writesync.perf.data",
                         "writesync.perf-script.txt", "writesync.ftrace.txt",
-                        "writesync.report.txt"}) {
+                        "writesync.ftrace-noirq.txt", "writesync.ftrace-tgid.txt",
+                        "writesync.report.txt", "writesync.report-raw.txt"}) {
     std::string why;
     if (CheckVerdicts(dir, f, &why)) {
       passed.push_back(f);
@@ -46,6 +47,43 @@ TEST(IolatFixture, VerdictsInEveryFormat) {
   std::printf("iolat verdicts checked: %s\nskipped (reader not supported yet): %s\n", p.c_str(),
               s.c_str());
   EXPECT_FALSE(passed.empty());
+}
+
+// The tracefs captures of one buffer (trace.dat v7 and v6, the ftrace text views, trace-cmd
+// report text) hold the same events: every count and verdict must agree (times differ: text
+// has microseconds, binary nanoseconds; pids are unknown in text without tgid); perf.data and
+// its perf script text (the perf window) must agree with each other.
+TEST(IolatFixture, SameRecordingSameReportAcrossFormats) {
+  std::string dir = SourcePath("testdata/recorded/iolat");
+  if (!FileExists(dir + "/devices.txt")) GTEST_SKIP() << "no recorded iolat fixture";
+  auto report = [&](const std::string& f) {
+    RunResult r = RunTk({"iolat", "--json", "--mountinfo", dir + "/mountinfo.txt", dir + "/" + f});
+    EXPECT_EQ(r.exit_code, 0) << f << r.err;
+    nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+    nlohmann::json counts = nlohmann::json::array();
+    if (j.is_discarded()) return counts;
+    for (const auto& d : j["devices"]) {
+      nlohmann::json c;
+      for (const char* k : {"dev", "requests", "reads", "writes", "write_bytes", "sync_writes",
+                            "sync_write_bytes", "fua", "preflush", "flushes", "by_issuer",
+                            "stacked", "verdict", "cause", "mount"}) {
+        c[k] = d[k];
+      }
+      c["d2c_count"] = d["latency_us"]["d2c"]["count"];
+      c["q2c_count"] = d["latency_us"]["q2c"]["count"];
+      for (const auto& w : d["top_writers"]) c["writers"].push_back({w["comm"], w["tid"], w["bytes"]});
+      counts.push_back(c);
+    }
+    return counts;
+  };
+  nlohmann::json base = report("writesync.trace.dat");
+  ASSERT_FALSE(base.empty());
+  for (const char* f : {"writesync.v6.trace.dat", "writesync.ftrace.txt",
+                        "writesync.ftrace-tgid.txt", "writesync.report.txt",
+                        "writesync.report-raw.txt"}) {
+    EXPECT_EQ(report(f), base) << f;
+  }
+  EXPECT_EQ(report("writesync.perf-script.txt"), report("writesync.perf.data"));
 }
 
 TEST(IolatCorpus, LinuxThreeEightDdOnSyncMountIsWriteSync) {
