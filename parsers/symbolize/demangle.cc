@@ -15,16 +15,19 @@ bool IsIdentChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-// At s[i] == "operator" starting a word: the index after the operator's symbol
-// ("operator<", "operator()", "operator new", "operator int" stop at the next '(' ).
+// At s[i] == "operator" starting a word: the index after the operator's token, longest
+// match ("operator+<char, ...>" is operator+ with template arguments; libiberty writes
+// "operator< <int>" with a space). "operator new" and conversion operators continue as names.
 size_t SkipOperator(std::string_view s, size_t i) {
+  static constexpr std::string_view kTokens[] = {
+      "<<=", ">>=", "<=>", "->*", "()", "[]", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+      "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "->", ",", "<", ">", "+",
+      "-", "*", "/", "%", "^", "&", "|", "~", "!", "="};
   i += kOperator.size();
-  if (i < s.size() && s[i] == '(' && i + 1 < s.size() && s[i + 1] == ')') return i + 2;
-  if (i < s.size() && std::strchr("<>=!+-*/%^&|~[],", s[i])) {
-    while (i < s.size() && std::strchr("<>=!+-*/%^&|~[],", s[i])) ++i;
-    return i;
+  for (std::string_view t : kTokens) {
+    if (s.substr(i).starts_with(t)) return i + t.size();
   }
-  return i;  // "operator new", conversion operators: ordinary scanning continues
+  return i;
 }
 
 }  // namespace
@@ -71,6 +74,22 @@ std::string Demangle(std::string_view name) {
   if (status != 0 || out == nullptr) {
     std::free(out);
     return z;
+  }
+  // Special names keep libiberty's full form even without DMGL_PARAMS:
+  //   _ZThn8_N5clang9ASTReaderD1Ev -> non-virtual thunk to clang::ASTReader::~ASTReader()
+  //   _ZTVN4llvm2cl15OptionValueCopyIiEE -> vtable for llvm::cl::OptionValueCopy<int>
+  std::string_view full(out);
+  for (std::string_view special : {"non-virtual thunk to ", "virtual thunk to ",
+                                   "covariant return thunk to ", "vtable for ", "typeinfo for ",
+                                   "typeinfo name for ", "VTT for ", "construction vtable for ",
+                                   "guard variable for ", "TLS init function for ",
+                                   "TLS wrapper function for ", "reference temporary #",
+                                   "transaction clone for "}) {
+    if (full.starts_with(special)) {
+      std::string r(full);
+      std::free(out);
+      return r;
+    }
   }
   std::string r = StripSignature(out);
   std::free(out);

@@ -107,21 +107,25 @@ void ReadSymbols(Elf* elf, Elf_Scn* symtab, const Segments& segs, SymbolTable* o
     int type = GELF_ST_TYPE(sym.st_info);
     bool func = (type == STT_FUNC || type == STT_GNU_IFUNC) && sym.st_name != 0 &&
                 sym.st_shndx != SHN_UNDEF;
+    bool object = type == STT_OBJECT && sym.st_name != 0 && sym.st_shndx != SHN_UNDEF;
     bool label = type == STT_NOTYPE && sym.st_name != 0 && sym.st_shndx != SHN_UNDEF &&
                  sym.st_shndx != SHN_ABS;
-    if ((!func && !label) || sym.st_shndx >= SHN_LORESERVE) continue;
+    if ((!func && !object && !label) || sym.st_shndx >= SHN_LORESERVE) continue;
     Elf_Scn* sec = elf_getscn(elf, sym.st_shndx);
     GElf_Shdr sh;
     if (!sec || !gelf_getshdr(sec, &sh)) continue;
-    const char* secname = elf_strptr(elf, shstrndx, sh.sh_name);
-    if (!secname || !std::strstr(secname, "text")) continue;
+    if (label) {  // only labels must sit in a "text" section
+      const char* secname = elf_strptr(elf, shstrndx, sh.sh_name);
+      if (!secname || !std::strstr(secname, "text")) continue;
+    }
     const char* name = elf_strptr(elf, symsh.sh_link, sym.st_name);
     if (!name || !*name) continue;
     int bind = GELF_ST_BIND(sym.st_info);
     Binding b = bind == STB_WEAK ? Binding::kWeak : bind == STB_GLOBAL ? Binding::kGlobal : Binding::kLocal;
     uint64_t start;
     if (!segs.ToOffset(sym.st_value, &start)) start = sym.st_value - (sh.sh_addr - sh.sh_offset);
-    out->Add(start, sym.st_size, Demangle(name), b);
+    std::string_view n(name);
+    out->AddView(start, sym.st_size, n, b, n.starts_with("_Z"));
   }
 }
 
@@ -204,14 +208,16 @@ std::optional<ElfImage> LoadElf(const std::vector<std::string>& candidates,
   }
   if (symtab_path.empty() && runtime_path.empty()) return std::nullopt;
   ElfFile runtime(runtime_path.empty() ? symtab_path : runtime_path);
-  ElfFile syms(symtab_path.empty() ? runtime_path : symtab_path);
-  if (!runtime.get() || !syms.get()) return std::nullopt;
+  // The symbol file stays mapped while its table lives: names are views into its strtab.
+  auto syms = std::make_shared<ElfFile>(symtab_path.empty() ? runtime_path : symtab_path);
+  if (!runtime.get() || !syms->get()) return std::nullopt;
   ElfImage img;
-  img.build_id = BuildId(syms.get());
+  img.build_id = BuildId(syms->get());
   img.path = symtab_path.empty() ? runtime_path : symtab_path;
   Segments segs(runtime.get());
-  ReadSymbols(syms.get(), FindSymtab(syms.get(), symtab_path.empty() ? SHT_DYNSYM : SHT_SYMTAB),
+  ReadSymbols(syms->get(), FindSymtab(syms->get(), symtab_path.empty() ? SHT_DYNSYM : SHT_SYMTAB),
               segs, &img.symbols);
+  img.symbols.KeepAlive(syms);
   img.symbols.Finalize(false);
   AddPltSymbols(runtime.get(), &img.symbols);
   return img;

@@ -2,7 +2,7 @@
 // libelf into a SymbolTable in *file-offset* space — the space of perf's map_ip
 // (ip − map.start + map.pgoff), which is also the address `perf script` prints for user
 // frames. Which symbols count is perf's dso__load_sym: .symtab when present, else .dynsym;
-// STT_FUNC / STT_GNU_IFUNC with a name and a section, and STT_NOTYPE labels, all only in
+// STT_FUNC / STT_GNU_IFUNC / STT_OBJECT with a name and a section, STT_NOTYPE labels only in
 // sections whose name contains "text"; C++ names demangled (demangle.h).
 #ifndef TK_PARSERS_SYMBOLIZE_ELF_SYMBOLS_H_
 #define TK_PARSERS_SYMBOLIZE_ELF_SYMBOLS_H_

@@ -189,6 +189,7 @@ void Machine::OnMmap(int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
                                                : GetDso(ModuleDsoName(filename), kModule);
     if (!build_id.empty()) AddBuildId(d->kind == kKernel ? kKernelName : filename, build_id, d->kind == kKernel);
     InsertMap(kernel_maps_, Map{start, end, pgoff, d});
+    kernel_frames_.clear();
     return;
   }
   std::string name(filename);
@@ -211,6 +212,7 @@ void Machine::OnKsymbol(uint64_t addr, uint64_t len, std::string_view name, bool
   if (unregister) {
     auto it = kernel_maps_.find(addr);
     if (it != kernel_maps_.end() && it->second.dso->kind == kKsym) kernel_maps_.erase(it);
+    kernel_frames_.clear();
     return;
   }
   if (FindMap(kernel_maps_, addr)) return;  // inside the kernel image: kallsyms names it
@@ -222,6 +224,7 @@ void Machine::OnKsymbol(uint64_t addr, uint64_t len, std::string_view name, bool
     d->loaded = true;
   }
   InsertMap(kernel_maps_, Map{addr, addr + len, 0, d});
+  kernel_frames_.clear();
 }
 
 std::string Machine::BuildIdPath(const std::string& id, std::string_view file) const {
@@ -282,6 +285,7 @@ void Machine::ExtendKernelMap() {
     m.start = syms.front().start;
     m.end = syms.back().end;
     InsertMap(kernel_maps_, m);
+    kernel_frames_.clear();
     return;
   }
 }
@@ -357,10 +361,17 @@ std::vector<std::string> Machine::ElfCandidates(const std::string& name, const s
 }
 
 Frame Machine::Resolve(int32_t pid, bool kernel, uint64_t ip) {
-  const Map* m = nullptr;
   if (kernel) {
-    m = FindMap(kernel_maps_, ip);
-  } else {
+    // Kernel frames are the same in every process: cached per address (the kernel maps only
+    // change with module MMAPs and KSYMBOLs, which clear the cache).
+    auto it = kernel_frames_.find(ip);
+    if (it != kernel_frames_.end()) return it->second;
+    Frame f = ResolveIn(FindMap(kernel_maps_, ip), ip);  // may load symbols and clear the cache
+    kernel_frames_.emplace(ip, f);
+    return f;
+  }
+  const Map* m = nullptr;
+  {
     if (pid != last_pid_) {
       auto it = procs_.find(pid);
       last_maps_ = it == procs_.end() ? nullptr : it->second.get();
@@ -368,6 +379,10 @@ Frame Machine::Resolve(int32_t pid, bool kernel, uint64_t ip) {
     }
     if (last_maps_) m = FindMap(*last_maps_, ip);
   }
+  return ResolveIn(m, ip);
+}
+
+Frame Machine::ResolveIn(const Map* m, uint64_t ip) {
   if (!m) return Frame{ip, kUnknown, kUnknown};
   Dso* d = m->dso;
   if (!d->loaded) Load(d);
@@ -376,7 +391,7 @@ Frame Machine::Resolve(int32_t pid, bool kernel, uint64_t ip) {
   if (d->kind == kElf || d->kind == kVdso || d->kind == kKsym) addr = ip - m->start + m->pgoff;
   const Symbol* s = d->Lookup(addr);
   return Frame{d->kind == kKsym || d->kind == kElf || d->kind == kVdso ? addr : ip,
-               s ? s->name : kUnknown, d->name};
+               s ? d->syms->NameOf(*s) : kUnknown, d->name};
 }
 
 }  // namespace tk::parsers::symbolize

@@ -84,6 +84,7 @@ class Machine {
   Thread& FindOrAddThread(int32_t pid, int32_t tid);
   static void InsertMap(Maps& maps, const Map& m);
   static const Map* FindMap(const Maps& maps, uint64_t ip);
+  Frame ResolveIn(const Map* m, uint64_t ip);
   Dso* GetDso(std::string_view name, int kind);
   void Load(Dso* d);
   void LoadKernel();
@@ -98,6 +99,7 @@ class Machine {
   absl::flat_hash_map<int32_t, Thread> threads_;
   absl::flat_hash_map<int32_t, std::unique_ptr<Maps>> procs_;
   Maps kernel_maps_;
+  absl::flat_hash_map<uint64_t, Frame> kernel_frames_;
   std::map<std::string, std::unique_ptr<Dso>, std::less<>> dsos_;
   std::map<std::string, std::string, std::less<>> build_ids_;  // path -> id
   std::string kernel_build_id_;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "parsers/symbolize/demangle.h"
+
 namespace tk::parsers::symbolize {
 namespace {
 
@@ -11,8 +13,10 @@ int LeadingUnderscores(std::string_view s) {
   return n;
 }
 
-// perf's choose_best_symbol: true when `a` is kept over `b`.
-bool PreferFirst(const Symbol& a, const Symbol& b) {
+}  // namespace
+
+// perf's choose_best_symbol: true when `a` is kept over `b`. perf compares demangled names.
+bool SymbolTable::PreferFirst(const Symbol& a, const Symbol& b) const {
   uint64_t la = a.end - a.start, lb = b.end - b.start;
   if (lb == 0 && la > 0) return true;
   if (la == 0 && lb > 0) return false;
@@ -22,11 +26,15 @@ bool PreferFirst(const Symbol& a, const Symbol& b) {
   bool ga = a.binding == Binding::kGlobal, gb = b.binding == Binding::kGlobal;
   if (ga && !gb) return true;
   if (gb && !ga) return false;
-  int ua = LeadingUnderscores(a.name), ub = LeadingUnderscores(b.name);
+  std::string da = a.mangled ? Demangle(a.name) : std::string(a.name);
+  std::string db = b.mangled ? Demangle(b.name) : std::string(b.name);
+  int ua = LeadingUnderscores(da), ub = LeadingUnderscores(db);
   if (ub > ua) return true;
   if (ua > ub) return false;
-  return a.name.size() >= b.name.size();
+  return da.size() >= db.size();
 }
+
+namespace {
 
 bool IsModuleSymbol(std::string_view name) { return name.find('[') != std::string_view::npos; }
 
@@ -36,7 +44,19 @@ uint64_t RoundUp4k(uint64_t v) { return (v + 4095) & ~uint64_t{4095}; }
 
 void SymbolTable::Add(uint64_t start, uint64_t size, std::string_view name, Binding binding) {
   names_.emplace_back(name);
-  syms_.push_back(Symbol{start, start + size, names_.back(), binding});
+  syms_.push_back(Symbol{start, start + size, names_.back(), binding, false});
+}
+
+void SymbolTable::AddView(uint64_t start, uint64_t size, std::string_view name, Binding binding,
+                          bool mangled) {
+  syms_.push_back(Symbol{start, start + size, name, binding, mangled});
+}
+
+std::string_view SymbolTable::NameOf(const Symbol& s) const {
+  if (!s.mangled) return s.name;
+  auto [it, inserted] = demangled_.try_emplace(&s);
+  if (inserted) it->second = Demangle(s.name);
+  return it->second;
 }
 
 void SymbolTable::Finalize(bool kallsyms) {

@@ -12,9 +12,12 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "absl/container/flat_hash_map.h"
 
 namespace tk::parsers::symbolize {
 
@@ -23,14 +26,22 @@ enum class Binding : uint8_t { kLocal, kGlobal, kWeak };
 struct Symbol {
   uint64_t start = 0;
   uint64_t end = 0;  // exclusive, after Finalize
-  std::string_view name;
+  std::string_view name;  // as stored: mangled when `mangled`
   Binding binding = Binding::kGlobal;
+  bool mangled = false;   // a C++ name demangled on first use (NameOf)
 };
 
 class SymbolTable {
  public:
   // Adds a symbol; `name` is copied. Call Finalize once all are in.
   void Add(uint64_t start, uint64_t size, std::string_view name, Binding binding);
+  // Adds a symbol whose name lives in storage handed to KeepAlive (no copy). `mangled`:
+  // demangle when first printed — a library has 100k+ symbols and a profile hits a few.
+  void AddView(uint64_t start, uint64_t size, std::string_view name, Binding binding,
+               bool mangled);
+  void KeepAlive(std::shared_ptr<const void> storage) { storage_.push_back(std::move(storage)); }
+  // The printable name: demangled (once, cached) for C++ names.
+  std::string_view NameOf(const Symbol& s) const;
   // Sorts (stable: equal starts keep insertion order), fixes ends, drops aliases.
   // `kallsyms`: the kallsyms rule for the last symbol before a module's.
   void Finalize(bool kallsyms);
@@ -50,8 +61,12 @@ class SymbolTable {
   }
 
  private:
+  bool PreferFirst(const Symbol& a, const Symbol& b) const;
+
   std::vector<Symbol> syms_;
   std::deque<std::string> names_;
+  std::vector<std::shared_ptr<const void>> storage_;
+  mutable absl::flat_hash_map<const Symbol*, std::string> demangled_;
 };
 
 }  // namespace tk::parsers::symbolize

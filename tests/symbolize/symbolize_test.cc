@@ -24,6 +24,13 @@ TEST(Demangle, AsPerfPrintsWithoutParameters) {
   EXPECT_EQ(Demangle("_ZNSt6vectorIiSaIiEE9push_backEOi"), "std::vector<int, std::allocator<int> >::push_back");
   EXPECT_EQ(Demangle("_ZnwmRKSt9nothrow_t"), "operator new");
   EXPECT_EQ(Demangle("_ZN1AltERKS_"), "A::operator<");
+  EXPECT_EQ(Demangle("_ZStplIcSt11char_traitsIcESaIcEENSt7__cxx1112basic_stringIT_T0_T1_EEPKS5_RKS8_"),
+            "std::operator+<char, std::char_traits<char>, std::allocator<char> >");
+  EXPECT_EQ(Demangle("_ZNK1AltIiEEbv"), "A::operator< <int>");
+  EXPECT_EQ(Demangle("_ZlsRSoRK1A"), "operator<<");
+  // Special names keep their parameters, as libiberty prints them.
+  EXPECT_EQ(Demangle("_ZThn8_N1A1fEv"), "non-virtual thunk to A::f()");
+  EXPECT_EQ(Demangle("_ZTV1A"), "vtable for A");
   EXPECT_EQ(Demangle("main"), "main");
   EXPECT_EQ(Demangle("_Znot_mangled"), "_Znot_mangled");
 }
