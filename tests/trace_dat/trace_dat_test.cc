@@ -349,6 +349,43 @@ TEST(TraceDat, CheckPageWalksLengths) {
   EXPECT_EQ(CheckPage(page, false, 8).missed, 77);
 }
 
+// Timestamp options, on the tiny v6 seed whose one option (TRACECLOCK, 23 bytes) is rewritten
+// in place: OFFSET "1000000000" adds 1 s; DATE "0x3e8" adds 1000 µs; TSC2NSEC {mult 3,
+// shift 1} scales by 1.5 (as trace-cmd's mul_u64_u32_shr).
+TEST(TraceDat, TimestampOptions) {
+  std::string base = ReadFile(SourcePath("fuzz/corpus/trace_dat/tiny.v6.dat"));
+  size_t opt = base.find(std::string("options  \0", 10));
+  ASSERT_NE(opt, std::string::npos);
+  opt += 10;  // {u16 id, u32 size = 23, data}
+  auto with = [&](uint16_t id, std::string data) {
+    std::string d = base;
+    data.resize(23, '\0');
+    std::memcpy(d.data() + opt, &id, 2);
+    d.replace(opt + 6, 23, data);
+    return d;
+  };
+  auto plain = ParseDat(base);
+  ASSERT_TRUE(plain->status.ok()) << plain->status;
+  ASSERT_GT(plain->sink.events.size(), 10u);
+  auto off = ParseDat(with(7, "1000000000"));
+  auto date = ParseDat(with(1, "0x3e8"));
+  std::string tsc(16, '\0');
+  uint32_t mult = 3, shift = 1;
+  std::memcpy(tsc.data(), &mult, 4);
+  std::memcpy(tsc.data() + 4, &shift, 4);
+  auto scaled = ParseDat(with(14, tsc));
+  for (auto* r : {off.get(), date.get(), scaled.get()}) {
+    ASSERT_TRUE(r->status.ok()) << r->status;
+    ASSERT_EQ(r->sink.events.size(), plain->sink.events.size());
+  }
+  for (size_t i = 0; i < plain->sink.events.size(); ++i) {
+    int64_t t = plain->sink.events[i].ts;
+    EXPECT_EQ(off->sink.events[i].ts, t + 1000000000);
+    EXPECT_EQ(date->sink.events[i].ts, t + 1000000);
+    EXPECT_EQ(scaled->sink.events[i].ts, t + t / 2) << i;
+  }
+}
+
 // Every one of the 2,305 formats of a real file passes tk's pre-checks and libtraceevent.
 TEST(TraceDat, AllRealFormatsParse) {
   auto f = ReadTraceDat(Fixture("sched_block.v7.dat"));
