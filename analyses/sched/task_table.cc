@@ -22,12 +22,12 @@ std::string_view TaskTable::Comm(int32_t tid) {
 
 void TaskTable::Observe(const Event& e) {
   // The sample's own thread: its pid (tgid) when the source knows it, and its comm.
-  if (e.tid > 0) {
-    if (e.pid >= 0) {
-      TaskInfo& t = tasks_[e.tid];
-      if (t.pid < 0) t.pid = e.pid;
-    }
-    if (!e.comm.empty() && e.kind() != EventKind::kComm) SeenComm(e.tid, e.comm);
+  if (e.tid > 0) {  // one lookup for the pid and the comm
+    TaskInfo& t = tasks_[e.tid];
+    if (t.pid < 0 && e.pid >= 0) t.pid = e.pid;
+    if (!e.comm.empty() && e.kind() != EventKind::kComm && !t.comm_from_record &&
+        t.comm != e.comm)
+      t.comm = interner_.Intern(e.comm);
   }
   switch (e.kind()) {
     case EventKind::kComm: {
@@ -83,7 +83,7 @@ void TaskTable::Observe(const Event& e) {
     }
     case EventKind::kSchedSwitch: {
       const auto& s = std::get<SchedSwitch>(e.body);
-      SeenComm(s.prev_pid, s.prev_comm);
+      if (s.prev_pid != e.tid || s.prev_comm != e.comm) SeenComm(s.prev_pid, s.prev_comm);
       SeenComm(s.next_pid, s.next_comm);
       break;
     }
