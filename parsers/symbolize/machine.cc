@@ -138,7 +138,8 @@ void Machine::OnFork(int32_t pid, int32_t tid, int32_t ppid, int32_t ptid, bool 
   }
   if (pid != ppid && !synthesized) {
     auto src = procs_.find(ppid);
-    auto copy = std::make_unique<Maps>(src != procs_.end() && src->second ? *src->second : Maps());
+    auto copy = std::make_unique<Proc>();
+    if (src != procs_.end() && src->second) copy->maps = src->second->maps;
     procs_[pid] = std::move(copy);  // may rehash: `src` is not used after this
     last_pid_ = -2;
   }
@@ -203,9 +204,11 @@ void Machine::OnMmap(int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
     kind = kVdso;
   }
   if (!build_id.empty()) AddBuildId(filename, build_id, false);
-  auto& maps = procs_[pid];
-  if (!maps) maps = std::make_unique<Maps>();
-  InsertMap(*maps, Map{start, end, pgoff, GetDso(name, kind)});
+  auto& proc = procs_[pid];
+  if (!proc) proc = std::make_unique<Proc>();
+  InsertMap(proc->maps, Map{start, end, pgoff, GetDso(name, kind)});
+  proc->frames.clear();
+  last_pid_ = -2;
 }
 
 void Machine::OnKsymbol(uint64_t addr, uint64_t len, std::string_view name, bool unregister) {
@@ -370,16 +373,17 @@ Frame Machine::Resolve(int32_t pid, bool kernel, uint64_t ip) {
     kernel_frames_.emplace(ip, f);
     return f;
   }
-  const Map* m = nullptr;
-  {
-    if (pid != last_pid_) {
-      auto it = procs_.find(pid);
-      last_maps_ = it == procs_.end() ? nullptr : it->second.get();
-      last_pid_ = pid;
-    }
-    if (last_maps_) m = FindMap(*last_maps_, ip);
+  if (pid != last_pid_) {
+    auto it = procs_.find(pid);
+    last_proc_ = it == procs_.end() ? nullptr : it->second.get();
+    last_pid_ = pid;
   }
-  return ResolveIn(m, ip);
+  if (!last_proc_) return Frame{ip, kUnknown, kUnknown};
+  auto it = last_proc_->frames.find(ip);
+  if (it != last_proc_->frames.end()) return it->second;
+  Frame f = ResolveIn(FindMap(last_proc_->maps, ip), ip);
+  last_proc_->frames.emplace(ip, f);
+  return f;
 }
 
 Frame Machine::ResolveIn(const Map* m, uint64_t ip) {

@@ -75,6 +75,11 @@ class Machine {
     Dso* dso = nullptr;
   };
   using Maps = std::map<uint64_t, Map>;  // by start; non-overlapping
+  // A process: its maps and the frames already resolved in them (cleared when maps change).
+  struct Proc {
+    Maps maps;
+    absl::flat_hash_map<uint64_t, Frame> frames;
+  };
   struct Thread {
     int32_t pid = -1;
     std::string_view comm;
@@ -97,7 +102,7 @@ class Machine {
   SymbolizeOptions opts_;
   Interner strings_;
   absl::flat_hash_map<int32_t, Thread> threads_;
-  absl::flat_hash_map<int32_t, std::unique_ptr<Maps>> procs_;
+  absl::flat_hash_map<int32_t, std::unique_ptr<Proc>> procs_;
   Maps kernel_maps_;
   absl::flat_hash_map<uint64_t, Frame> kernel_frames_;
   std::map<std::string, std::unique_ptr<Dso>, std::less<>> dsos_;
@@ -111,7 +116,7 @@ class Machine {
   uint64_t dsos_loaded_ = 0;
   // Last lookup (samples of one process come in runs).
   int32_t last_pid_ = -2;
-  Maps* last_maps_ = nullptr;
+  Proc* last_proc_ = nullptr;
 };
 
 }  // namespace tk::parsers::symbolize

@@ -54,14 +54,19 @@ void SymbolTable::AddView(uint64_t start, uint64_t size, std::string_view name, 
 
 std::string_view SymbolTable::NameOf(const Symbol& s) const {
   if (!s.mangled) return s.name;
-  auto [it, inserted] = demangled_.try_emplace(&s);
-  if (inserted) it->second = Demangle(s.name);
-  return it->second;
+  auto it = demangled_.find(&s);
+  if (it != demangled_.end()) return it->second;
+  demangled_store_.push_back(Demangle(s.name));
+  std::string_view v = demangled_store_.back();
+  demangled_.emplace(&s, v);
+  return v;
 }
 
 void SymbolTable::Finalize(bool kallsyms) {
-  std::stable_sort(syms_.begin(), syms_.end(),
-                   [](const Symbol& a, const Symbol& b) { return a.start < b.start; });
+  auto by_start = [](const Symbol& a, const Symbol& b) { return a.start < b.start; };
+  if (!std::is_sorted(syms_.begin(), syms_.end(), by_start)) {  // kallsyms mostly is
+    std::stable_sort(syms_.begin(), syms_.end(), by_start);
+  }
   if (syms_.empty()) return;
   // symbols__fixup_end
   for (size_t i = 1; i < syms_.size(); ++i) {

@@ -66,7 +66,9 @@ class SymbolTable {
   std::vector<Symbol> syms_;
   std::deque<std::string> names_;
   std::vector<std::shared_ptr<const void>> storage_;
-  mutable absl::flat_hash_map<const Symbol*, std::string> demangled_;
+  // Demangled names: the deque keeps each string in place (frames hold views of them).
+  mutable absl::flat_hash_map<const Symbol*, std::string_view> demangled_;
+  mutable std::deque<std::string> demangled_store_;
 };
 
 }  // namespace tk::parsers::symbolize
