@@ -34,7 +34,13 @@ class CountingSink final : public EventSink {
         if (l.kind == Lost::Kind::kThrottle || l.kind == Lost::Kind::kUnthrottle) {
           ++throttle_;
         } else {
-          lost_ += l.count;
+          // PERF_RECORD_LOST and PERF_RECORD_LOST_SAMPLES count the same drops two ways
+          // (ring buffer full: the kernel emits both), so they are kept apart, never summed.
+          if (l.kind == Lost::Kind::kLostSamples) {
+            lost_samples_ += l.count;
+          } else {
+            lost_ += l.count;
+          }
           ++lost_records_;
         }
         return absl::OkStatus();
@@ -60,7 +66,11 @@ class CountingSink final : public EventSink {
     std::map<std::string_view, uint64_t> sorted(events_.begin(), events_.end());
     for (const auto& [name, n] : sorted) ev[std::string(name)] = n;
     j["events"] = ev;
-    j["lost"] = lost_;
+    // `lost` is what perf report calls "Total Lost Samples" when the file has LOST_SAMPLES
+    // records, else the sum of LOST records / ring-buffer overruns (trace.dat, text).
+    j["lost"] = lost_samples_ > 0 ? lost_samples_ : lost_;
+    j["lost_events"] = lost_;
+    j["lost_samples"] = lost_samples_;
     j["lost_records"] = lost_records_;
     j["throttle_records"] = throttle_;
     j["side_band_records"] = side_band_;
@@ -73,7 +83,7 @@ class CountingSink final : public EventSink {
   }
 
  private:
-  uint64_t samples_ = 0, lost_ = 0, lost_records_ = 0, throttle_ = 0, side_band_ = 0;
+  uint64_t samples_ = 0, lost_ = 0, lost_samples_ = 0, lost_records_ = 0, throttle_ = 0, side_band_ = 0;
   int64_t first_ = -1, last_ = -1;
   int32_t cpus_seen_ = 0;
   Interner names_;
