@@ -1,0 +1,45 @@
+// Live: record a small workload with perf, then `tk fold` of the perf.data must equal `tk fold`
+// of its `perf script` text (the same stacks, the same "comm-?" roots: perf script's default
+// header prints the TID only), for several flags. Skips when perf cannot record here.
+#include <cstdlib>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "tests/support/golden.h"
+
+namespace tk::testing {
+namespace {
+
+TEST(FoldLive, PerfDataFoldsLikeItsPerfScriptText) {
+  if (std::system("command -v perf > /dev/null 2>&1") != 0) GTEST_SKIP() << "no perf";
+  char dir[] = "/tmp/tk_fold_liveXXXXXX";
+  if (!mkdtemp(dir)) GTEST_SKIP() << "no temporary directory";
+  std::string d = dir;
+  std::string rec = "perf record -q -g -F 999 -o " + d +
+                    "/p.data -- sh -c 'for i in 1 2; do ls -lR /usr/share/doc > /dev/null; "
+                    "done' > /dev/null 2>&1";
+  if (std::system(rec.c_str()) != 0) {
+    (void)!std::system(("rm -rf " + d).c_str());
+    GTEST_SKIP() << "perf record is not permitted here";
+  }
+  ASSERT_EQ(std::system(("perf script -i " + d + "/p.data > " + d + "/p.txt 2>/dev/null").c_str()),
+            0);
+  for (const char* flag : {"", "--pid", "--tid", "--all", "--addrs"}) {
+    std::vector<std::string> a = {"fold"}, b = {"fold"};
+    if (*flag) {
+      a.push_back(flag);
+      b.push_back(flag);
+    }
+    a.push_back(d + "/p.data");
+    b.push_back(d + "/p.txt");
+    RunResult data = RunTk(a), text = RunTk(b);
+    EXPECT_EQ(data.exit_code, 0) << flag << data.err;
+    EXPECT_EQ(text.exit_code, 0) << flag << text.err;
+    EXPECT_FALSE(text.out.empty()) << flag;
+    EXPECT_EQ(data.out, text.out) << flag << "\n" << UnifiedDiff(text.out, data.out, 20);
+  }
+  (void)!std::system(("rm -rf " + d).c_str());
+}
+
+}  // namespace
+}  // namespace tk::testing
