@@ -1,5 +1,7 @@
 #include "parsers/perf_script/frame.h"
 
+#include <string.h>
+
 #include "parsers/perf_script/text_util.h"
 
 namespace tk::parsers::perf_script {
@@ -21,7 +23,21 @@ std::optional<Frame> ParseFrameLine(std::string_view line) {
   rest = Trim(rest);
   std::string_view symbol = rest;
   if (!rest.empty() && rest.back() == ')') {
-    // Walk back to the "(" that opens the DSO: "(/tmp/libfoo.so (deleted))".
+    // Usually the DSO holds no parentheses: the last "(" opens it (memrchr, vectorized).
+    const void* open = memrchr(rest.data(), '(', rest.size() - 1);
+    if (open) {
+      size_t i = static_cast<const char*>(open) - rest.data();
+      std::string_view inside = rest.substr(i + 1, rest.size() - i - 2);
+      if (inside.find(')') == std::string_view::npos) {
+        if (i == 0 || IsBlank(rest[i - 1])) {
+          f.dso = inside;
+          symbol = TrimRight(rest.substr(0, i));
+        }
+        f.symbol = StripOffset(symbol);
+        return f;
+      }
+    }
+    // Else walk back to the "(" that opens the DSO: "(/tmp/libfoo.so (deleted))".
     int depth = 0;
     for (size_t i = rest.size(); i-- > 0;) {
       char c = rest[i];
