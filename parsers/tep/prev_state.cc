@@ -63,6 +63,7 @@ TaskState TaskStateFromReportBits(uint64_t v) {
 }
 
 bool PrevStateDecoder::Print(uint64_t value, TaskState* out) {
+  if (!ev_->print_fmt.args) return false;  // no (or a dropped) print fmt
   struct tep_format_field* type = tep_find_common_field(ev_, "common_type");
   if (!type || type->offset < 0 || (type->size != 2 && type->size != 4 && type->size != 1)) {
     return false;
@@ -104,7 +105,11 @@ TaskState PrevStateDecoder::Decode(uint64_t value) {
   auto it = cache_.find(value);
   if (it != cache_.end()) return it->second;
   TaskState st;
-  if (!Print(value, &st)) st = TaskStateFromReportBits(value);
+  if (layout_) {
+    st = TaskStateFromPrinted(FormatState(*layout_, value));
+  } else if (!Print(value, &st)) {
+    st = TaskStateFromReportBits(value);
+  }
   if (cache_.size() < kMaxCached) cache_.emplace(value, st);
   return st;
 }

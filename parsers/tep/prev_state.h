@@ -9,19 +9,22 @@
 //                 {256,"W"},{512,"P"},{1024,"N"}, "+" for TASK_STATE_MAX (2048)
 //   3.x:          {1,"S"},{2,"D"},{4,"T"},{8,"t"},{16,"Z"},{32,"X"},{64,"x"},{128,"W"}
 //
-// Evaluating those expressions is what libtraceevent's printer does, so for each distinct
-// value (a handful per trace) PrevStateDecoder prints a synthetic record holding only that
-// prev_state and reads the letters after "prev_state=". If the format cannot be printed (an
-// unparsable print fmt), the 6.x layout above is used.
+// The table and the masks come from the print fmt text (state_layout.h), evaluated by tk.
+// Without that text (a tep_handle the caller parsed), libtraceevent's printer evaluates the
+// format on a synthetic record holding only the value (once per distinct value); if neither
+// works, the 6.x layout above is used.
 #ifndef TK_PARSERS_TEP_PREV_STATE_H_
 #define TK_PARSERS_TEP_PREV_STATE_H_
 
 #include <cstdint>
 #include <string_view>
 
+#include <optional>
+
 #include "absl/container/flat_hash_map.h"
 #include "core/task_state.h"
 #include "parsers/tep/fields.h"
+#include "parsers/tep/state_layout.h"
 
 struct tep_event;
 
@@ -35,8 +38,10 @@ TaskState TaskStateFromReportBits(uint64_t v);
 
 class PrevStateDecoder {
  public:
-  // `ev` is a sched_switch format; `field` its prev_state field.
-  PrevStateDecoder(struct tep_event* ev, FieldRef field) : ev_(ev), field_(field) {}
+  // `ev` is a sched_switch format; `field` its prev_state field; `layout` from its print fmt
+  // text when the caller has it.
+  PrevStateDecoder(struct tep_event* ev, FieldRef field, std::optional<StateLayout> layout)
+      : ev_(ev), field_(field), layout_(std::move(layout)) {}
   TaskState Decode(uint64_t value);
 
  private:
@@ -44,6 +49,7 @@ class PrevStateDecoder {
 
   struct tep_event* ev_;
   FieldRef field_;
+  std::optional<StateLayout> layout_;
   absl::flat_hash_map<uint64_t, TaskState> cache_;
 };
 

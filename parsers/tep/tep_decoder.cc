@@ -5,6 +5,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "core/absl_compat.h"
 #include "parsers/tep/fields.h"
 #include "parsers/tep/prev_state.h"
+#include "parsers/tep/state_layout.h"
 #include "parsers/tep/tracing_data.h"
 
 extern "C" {
@@ -176,7 +178,16 @@ std::unique_ptr<EventInfo> TepDecoder::Impl::Build(struct tep_event* ev) {
     }
   }
   if (info->handler == Handler::kSwitch) {
-    info->prev_state = std::make_unique<PrevStateDecoder>(ev, info->slots[3]);
+    std::optional<StateLayout> layout;
+    if (events) {
+      std::string_view text = events->FormatText(ev->id);
+      size_t at = text.find("\nprint fmt: ");
+      if (at != std::string_view::npos) {
+        std::string_view line = text.substr(at + 12);
+        layout = ParseStateLayout(line.substr(0, line.find('\n')));
+      }
+    }
+    info->prev_state = std::make_unique<PrevStateDecoder>(ev, info->slots[3], std::move(layout));
   }
   for (struct tep_format_field* f = ev->format.fields; f; f = f->next) {
     info->fields.emplace_back(f->name, MakeFieldRef(f));

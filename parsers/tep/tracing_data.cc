@@ -5,7 +5,6 @@
 #include <cctype>
 #include <charconv>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
 
@@ -56,14 +55,9 @@ absl::Status ReadSizedText(ByteReader& r, std::string_view what, std::string_vie
   return absl::OkStatus();
 }
 
-// The print fmt is evaluated only where tk needs it (sched_switch's prev_state letters); for
-// every other event it is replaced by an empty one before libtraceevent sees it. Reason:
-// libtraceevent 1.7 dereferences NULL on some malformed print expressions (found by fuzzing:
-// a print fmt cut mid-expression, "... (0x00000001 | 0x00000002 |" then the end), and a
-// corrupt trace must not crash tk. The kept one must also pass LooksLikeExpression.
-//
-// A structural check of a print fmt's argument text: quotes closed, (), {} and [] balanced
-// and properly nested, no operator directly before ')' ',' '}' or the end.
+// Structural check of a field declaration ("char prev_comm[16]", "__data_loc char[] name"):
+// quotes closed, (), {} and [] balanced and nested, no operator directly before ')' ',' '}'
+// or the end.
 bool LooksLikeExpression(std::string_view s) {
   std::string closers;  // expected closing brackets, innermost last
   bool in_string = false, escape = false, after_op = false;
@@ -101,32 +95,6 @@ bool LooksLikeExpression(std::string_view s) {
 }
 
 bool IsIdent(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// Every REC->name of the print fmt is a field the format declares: libtraceevent also
-// dereferences NULL when a print argument names a missing field (fuzzing found
-// "field:long prev[state;" with "REC->prev_state" in the print fmt).
-//   field:char prev_comm[16];	offset:8;	size:16;	signed:0;   declares "prev_comm"
-bool PrintFieldsExist(std::string_view fields, std::string_view print) {
-  absl::flat_hash_set<std::string_view> names;
-  for (size_t p = fields.find("field:"); p != std::string_view::npos;
-       p = fields.find("field:", p + 6)) {
-    std::string_view decl = fields.substr(p + 6);
-    decl = decl.substr(0, std::min(decl.find(';'), decl.find('\n')));
-    decl = decl.substr(0, decl.find('['));
-    size_t end = decl.size();
-    while (end > 0 && decl[end - 1] == ' ') --end;
-    size_t begin = end;
-    while (begin > 0 && IsIdent(decl[begin - 1])) --begin;
-    names.insert(decl.substr(begin, end - begin));
-  }
-  for (size_t p = print.find("REC->"); p != std::string_view::npos;
-       p = print.find("REC->", p + 5)) {
-    size_t end = p + 5;
-    while (end < print.size() && IsIdent(print[end])) ++end;
-    if (!names.contains(print.substr(p + 5, end - p - 5))) return false;
-  }
-  return true;
-}
 
 // The part of a format before its print fmt, checked line by line before libtraceevent sees
 // it (its tokenizer stops at a NUL and then dereferences NULL — fuzzing again):
@@ -172,26 +140,11 @@ bool FieldsLookSane(std::string_view text) {
   return true;
 }
 
-// `text` with its print fmt line replaced by `print fmt: ""` unless it is kept (see above).
-std::string SafeFormat(std::string_view text, bool keep_print) {
+// `text` with its print fmt line replaced by `print fmt: ""`.
+std::string WithoutPrintFormat(std::string_view text) {
   size_t at = text.find("\nprint fmt:");
   if (at == std::string_view::npos) return std::string(text);
-  size_t start = at + 12;
-  size_t eol = text.find('\n', start);
-  if (keep_print && eol != std::string_view::npos) {
-    std::string_view print = text.substr(start, eol - start);
-    if (LooksLikeExpression(print) && PrintFieldsExist(text.substr(0, at), print)) {
-      return std::string(text);
-    }
-  }
   return absl::StrCat(AV(text.substr(0, at)), "\nprint fmt: \"\"\n");
-}
-
-// "name: sched_switch" (the first line of a format).
-std::string_view FormatName(std::string_view text) {
-  if (text.substr(0, 6) != "name: ") return {};
-  size_t eol = text.find('\n');
-  return text.substr(6, eol == std::string_view::npos ? std::string_view::npos : eol - 6);
 }
 
 }  // namespace
@@ -240,16 +193,19 @@ struct tep_event* TraceEvents::Find(int id) {
   if (!it->second.tried) {
     Pending& p = it->second;
     p.tried = true;
-    bool keep = keep_all_print_formats_ ||
-                (p.system == "sched" && FormatName(p.text) == "sched_switch");
     size_t print = p.text.find("\nprint fmt:");
     if (FieldsLookSane(std::string_view(p.text).substr(0, print))) {
-      std::string text = SafeFormat(p.text, keep);
+      std::string text = WithoutPrintFormat(p.text);
       tep_parse_event(tep_, text.data(), text.size(), p.system.c_str());
     }
   }
   struct tep_event* e = tep_find_event(tep_, id);
   return e;
+}
+
+std::string_view TraceEvents::FormatText(int id) const {
+  auto it = pending_.find(id);
+  return it == pending_.end() ? std::string_view() : std::string_view(it->second.text);
 }
 
 int TraceEvents::ParseAll() {

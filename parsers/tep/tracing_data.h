@@ -62,13 +62,13 @@ class TraceEvents {
   size_t format_count() const { return formats_added_; }
 
   // The event with this id, parsing its format on first use; nullptr when unknown or when
-  // libtraceevent rejects the format text. Print formats are dropped (`print fmt: ""`)
-  // except sched:sched_switch's, and that one only when it is structurally sound:
-  // libtraceevent 1.7 crashes on some malformed print expressions (corrupt files).
+  // the format text is rejected. libtraceevent gets the fields only (print fmt replaced by
+  // `print fmt: ""`) and only when the field lines are sound: its parser crashes on corrupt
+  // formats (NUL bytes, cut or odd print expressions — found by fuzzing). tk decodes fields
+  // itself and reads what it needs of a print fmt from FormatText (state_layout.h).
   struct tep_event* Find(int id);
-  // Keep every event's print fmt (for callers that print events with tep_print_event).
-  // Only for trusted input: see Find.
-  void set_keep_all_print_formats(bool keep) { keep_all_print_formats_ = keep; }
+  // The format text as recorded (with its print fmt); empty when the id is unknown.
+  std::string_view FormatText(int id) const;
   // Parses every remaining format (tests, `tk info`). Returns how many failed to parse.
   int ParseAll();
 
@@ -82,7 +82,6 @@ class TraceEvents {
   bool big_endian_;
   uint32_t page_size_;
   int kernel_long_size_ = 0;
-  bool keep_all_print_formats_ = false;
   size_t formats_added_ = 0;
   absl::flat_hash_map<int, Pending> pending_;
 };

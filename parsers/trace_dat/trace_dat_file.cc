@@ -243,6 +243,69 @@ absl::Status ReadV6(std::string_view file, TraceDatFile& f) {
   return absl::OkStatus();
 }
 
+using SectionOffsets = absl::flat_hash_map<uint16_t, uint64_t>;
+
+// Follows the chain of options sections (each DONE names the next) from `off`.
+absl::Status ReadOptionChain(std::string_view file, uint64_t off, TraceDatFile& f,
+                             SectionOffsets* sections) {
+  absl::flat_hash_set<uint64_t> seen;
+  for (int n = 0; off != 0; ++n) {
+    if (n >= kMaxOptionSections || !seen.insert(off).second) {
+      return ErrorAt(off, "options sections form a loop");
+    }
+    std::string storage;
+    auto data = ReadSection(file, off, f.big_endian, kOptDone, &storage);
+    if (!data.ok()) return data.status();
+    ByteReader o(*data, f.big_endian, off + 16);
+    if (absl::Status st = ReadOptions(o, f, sections, &off); !st.ok()) return st;
+  }
+  return absl::OkStatus();
+}
+
+// HEADER_INFO (first: it sets the kernel long size), FTRACE_EVENTS, EVENT_FORMATS, CMDLINES,
+// and the sizes of KALLSYMS and PRINTK.
+absl::Status ReadMetadataSections(std::string_view file, const SectionOffsets& sections,
+                                  TraceDatFile& f) {
+  auto section = [&](uint16_t id, std::string* storage) -> absl::StatusOr<ByteReader> {
+    auto it = sections.find(id);
+    if (it == sections.end()) return ErrorAt(0, absl::StrCat("no ", OptionName(id), " section"));
+    auto data = ReadSection(file, it->second, f.big_endian, id, storage);
+    if (!data.ok()) return data.status();
+    return ByteReader(*data, f.big_endian, it->second + 16);
+  };
+  std::string storage;
+  auto hi = section(kOptHeaderInfo, &storage);
+  if (!hi.ok()) return hi.status();
+  if (absl::Status st = tep::ReadHeaderInfo(*hi, *f.events); !st.ok()) return st;
+  if (sections.contains(kOptFtraceEvents)) {
+    auto fe = section(kOptFtraceEvents, &storage);
+    if (!fe.ok()) return fe.status();
+    if (auto st = tep::ReadFtraceFormats(*fe, *f.events, &f.ftrace_formats); !st.ok()) return st;
+  }
+  auto ef = section(kOptEventFormats, &storage);
+  if (!ef.ok()) return ef.status();
+  if (auto st = tep::ReadEventFormats(*ef, *f.events, &f.event_formats); !st.ok()) return st;
+  if (sections.contains(kOptCmdlines)) {
+    auto cl = section(kOptCmdlines, &storage);
+    if (!cl.ok()) return cl.status();
+    uint64_t size = 0;
+    std::string_view text;
+    uint64_t at = cl->offset();
+    if (!cl->U64(&size) || size > cl->remaining() || !cl->Bytes(size, &text)) {
+      return ErrorAt(at, "truncated saved cmdlines");
+    }
+    ParseCmdlines(text, &f.comms);
+  }
+  for (uint16_t id : {kOptKallsyms, kOptPrintk}) {
+    auto it = sections.find(id);
+    if (it == sections.end()) continue;
+    if (auto d = ReadSection(file, it->second, f.big_endian, id, &storage); d.ok() && d->size() >= 4) {
+      (id == kOptKallsyms ? f.kallsyms_bytes : f.printk_bytes) = d->size() - 4;
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ReadV7(std::string_view file, ByteReader& r, TraceDatFile& f) {
   uint64_t at = r.offset();
   std::string_view zname, zver;
@@ -256,57 +319,9 @@ absl::Status ReadV7(std::string_view file, ByteReader& r, TraceDatFile& f) {
     return ErrorAt(at, absl::StrCat("unsupported compression \"", AV(zname), "\" (tk reads zstd)"));
   }
   f.events = std::make_unique<tep::TraceEvents>(f.big_endian, f.long_size, f.page_size);
-  absl::flat_hash_map<uint16_t, uint64_t> sections;
-  absl::flat_hash_set<uint64_t> seen;
-  for (int n = 0; options_off != 0; ++n) {
-    if (n >= kMaxOptionSections || !seen.insert(options_off).second) {
-      return ErrorAt(options_off, "options sections form a loop");
-    }
-    std::string storage;
-    auto data = ReadSection(file, options_off, f.big_endian, kOptDone, &storage);
-    if (!data.ok()) return data.status();
-    ByteReader o(*data, f.big_endian, options_off + 16);
-    if (absl::Status st = ReadOptions(o, f, &sections, &options_off); !st.ok()) return st;
-  }
-  // Metadata sections, header info first (it sets the kernel long size).
-  auto section = [&](uint16_t id, std::string* storage) -> absl::StatusOr<ByteReader> {
-    auto it = sections.find(id);
-    if (it == sections.end()) return ErrorAt(0, absl::StrCat("no ", OptionName(id), " section"));
-    auto data = ReadSection(file, it->second, f.big_endian, id, storage);
-    if (!data.ok()) return data.status();
-    return ByteReader(*data, f.big_endian, it->second + 16);
-  };
-  std::string s1, s2, s3, s4;
-  auto hi = section(kOptHeaderInfo, &s1);
-  if (!hi.ok()) return hi.status();
-  if (absl::Status st = tep::ReadHeaderInfo(*hi, *f.events); !st.ok()) return st;
-  if (sections.contains(kOptFtraceEvents)) {
-    auto fe = section(kOptFtraceEvents, &s2);
-    if (!fe.ok()) return fe.status();
-    if (auto st = tep::ReadFtraceFormats(*fe, *f.events, &f.ftrace_formats); !st.ok()) return st;
-  }
-  auto ef = section(kOptEventFormats, &s3);
-  if (!ef.ok()) return ef.status();
-  if (auto st = tep::ReadEventFormats(*ef, *f.events, &f.event_formats); !st.ok()) return st;
-  if (sections.contains(kOptCmdlines)) {
-    auto cl = section(kOptCmdlines, &s4);
-    if (!cl.ok()) return cl.status();
-    uint64_t size = 0;
-    std::string_view text;
-    uint64_t cat = cl->offset();
-    if (!cl->U64(&size) || size > cl->remaining() || !cl->Bytes(size, &text)) {
-      return ErrorAt(cat, "truncated saved cmdlines");
-    }
-    ParseCmdlines(text, &f.comms);
-  }
-  for (uint16_t id : {kOptKallsyms, kOptPrintk}) {
-    auto it = sections.find(id);
-    if (it == sections.end()) continue;
-    std::string st;
-    if (auto d = ReadSection(file, it->second, f.big_endian, id, &st); d.ok() && d->size() >= 4) {
-      (id == kOptKallsyms ? f.kallsyms_bytes : f.printk_bytes) = d->size() - 4;
-    }
-  }
+  SectionOffsets sections;
+  if (absl::Status st = ReadOptionChain(file, options_off, f, &sections); !st.ok()) return st;
+  if (absl::Status st = ReadMetadataSections(file, sections, f); !st.ok()) return st;
   // Each buffer's flyrecord section header says whether its CPU data is compressed.
   for (size_t i = 0; i < f.buffers.size(); ++i) {
     auto it = sections.find(static_cast<uint16_t>(1000 + i));
@@ -321,6 +336,12 @@ absl::Status ReadV7(std::string_view file, ByteReader& r, TraceDatFile& f) {
     if (id != want) return ErrorAt(it->second, absl::StrCat("expected buffer section, found ", id));
     b.compressed = flags & 1;
     if (b.page_size == 0) b.page_size = f.page_size;
+  }
+  for (const Buffer& b : f.buffers) {
+    if (!b.latency && (b.page_size < 64 || b.page_size > (64u << 20))) {
+      return ErrorAt(0, absl::StrCat("buffer \"", b.name, "\": implausible page size ",
+                                     b.page_size));
+    }
   }
   return absl::OkStatus();
 }

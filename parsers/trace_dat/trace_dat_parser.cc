@@ -53,115 +53,137 @@ class CommTable {
   absl::flat_hash_map<int32_t, std::string> learned_;
 };
 
-class TraceDatParser final : public Parser {
+// One pass over the top buffer: per-CPU page streams merged by timestamp into the sink.
+class Merger {
  public:
-  absl::Status Parse(Input& in, EventSink& sink, Diagnostics& diag) override;
+  Merger(const TraceDatFile& f, std::string_view data, const Buffer& top, EventSink& sink,
+         Diagnostics& diag)
+      : f_(f), sink_(sink), diag_(diag), decoder_(f.events.get()), comms_(&f.comms),
+        mask_(sink.wants()) {
+    for (const CpuData& c : top.cpus) {
+      cpus_.push_back(std::make_unique<CpuStream>(data, c, top.page_size, top.compressed,
+                                                  f.big_endian, f.events->kernel_long_size()));
+    }
+    lost_.assign(cpus_.size(), 0);
+    lost_unknown_.assign(cpus_.size(), false);
+  }
+
+  absl::Status Run() {
+    // Min-heap of (timestamp, stream index): lowest time first, ties to the lower CPU, as
+    // tracecmd_iterate_events picks.
+    using Item = std::pair<uint64_t, size_t>;
+    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
+    for (size_t i = 0; i < cpus_.size(); ++i) {
+      if (cpus_[i]->Next()) heap.emplace(cpus_[i]->ts(), i);
+    }
+    while (!heap.empty()) {
+      const size_t i = heap.top().second;
+      heap.pop();
+      CpuStream& s = *cpus_[i];
+      const int64_t ts = f_.ToNs(s.ts());
+      if (s.missed() != 0) {
+        if (absl::Status st = EmitLost(i, ts); !st.ok()) return st;
+      }
+      if (absl::Status st = EmitRecord(s, ts); !st.ok()) return st;
+      if (s.Next()) heap.emplace(s.ts(), i);
+    }
+    return Report();
+  }
 
  private:
-  absl::Status Run(const TraceDatFile& f, std::string_view data, EventSink& sink,
-                   Diagnostics& diag);
+  // Missed events before the current record of stream i: a Lost{kOverrun} event.
+  absl::Status EmitLost(size_t i, int64_t ts) {
+    const CpuStream& s = *cpus_[i];
+    if (s.missed() > 0) lost_[i] += s.missed();
+    else lost_unknown_[i] = true;
+    if (!mask_.Has(EventKind::kLost)) return absl::OkStatus();
+    Event e;
+    e.ts_ns = ts;
+    e.cpu = s.cpu();
+    e.name = "lost";
+    e.body = Lost{Lost::Kind::kOverrun, static_cast<uint64_t>(std::max<int64_t>(0, s.missed()))};
+    return sink_.OnEvent(e);
+  }
+
+  absl::Status EmitRecord(const CpuStream& s, int64_t ts) {
+    EventKind kind;
+    if (!decoder_.Classify(s.raw(), &kind)) {
+      uint64_t id = s.raw().size() >= 2 ? tep::LoadUnsigned(s.raw().data(), 2, f_.big_endian) : 0;
+      diag_.Malformed("records of unknown event or too short", Diagnostics::Unit::kOffset,
+                      s.page_offset(),
+                      absl::StrCat("CPU ", s.cpu(), ": record of ", s.raw().size(),
+                                   " bytes, event id ", id, ", has no usable format"));
+      return absl::OkStatus();
+    }
+    if (!mask_.Has(kind)) return absl::OkStatus();
+    Event e;
+    e.ts_ns = ts;
+    e.cpu = s.cpu();
+    if (!decoder_.Decode(s.raw(), e)) return absl::OkStatus();  // Classify checked it
+    comms_.LearnFrom(e);
+    e.comm = comms_.Lookup(e.tid);
+    return sink_.OnEvent(e);
+  }
+
+  // Per-CPU notes (lost events, corrupt pages) and the first stream error (truncation).
+  absl::Status Report() {
+    absl::Status first_error;
+    for (size_t i = 0; i < cpus_.size(); ++i) {
+      const CpuStream& s = *cpus_[i];
+      if (lost_[i] || lost_unknown_[i]) {
+        diag_.Note(absl::StrCat("lost events CPU ", s.cpu()),
+                   lost_[i] ? absl::StrCat("CPU ", s.cpu(), ": ", lost_[i],
+                                           " events lost (ring buffer overrun)",
+                                           lost_unknown_[i] ? " and more uncounted" : "")
+                            : absl::StrCat("CPU ", s.cpu(), ": events lost (count not recorded)"),
+                   lost_[i]);
+      }
+      for (uint64_t n = 0; n < s.bad_pages(); ++n) {
+        diag_.Malformed("corrupt ring-buffer pages", Diagnostics::Unit::kOffset,
+                        s.first_bad_page_offset(), s.first_bad_page_problem());
+      }
+      if (!s.status().ok() && first_error.ok()) first_error = s.status();
+    }
+    return first_error;
+  }
+
+  const TraceDatFile& f_;
+  EventSink& sink_;
+  Diagnostics& diag_;
+  tep::TepDecoder decoder_;
+  CommTable comms_;
+  const EventMask mask_;
+  std::vector<std::unique_ptr<CpuStream>> cpus_;
+  std::vector<int64_t> lost_;
+  std::vector<bool> lost_unknown_;
 };
 
-absl::Status TraceDatParser::Parse(Input& in, EventSink& sink, Diagnostics& diag) {
-  if (absl::Status st = in.EnsureMapped(); !st.ok()) return st;
-  std::string_view data = *in.mapped();
-  absl::StatusOr<std::unique_ptr<TraceDatFile>> f = ReadTraceDat(data);
-  if (!f.ok()) return Prefixed(in, f.status());
-  absl::Status st = Run(**f, data, sink, diag);
-  if (!st.ok()) return st.message().rfind("offset ", 0) == 0 ? Prefixed(in, st) : st;
-  return sink.Finish();
-}
-
-absl::Status TraceDatParser::Run(const TraceDatFile& f, std::string_view data, EventSink& sink,
-                                 Diagnostics& diag) {
-  const Buffer* top = f.TopBuffer();
-  if (!top) return tep::ErrorAt(0, "no ring-buffer data in the file");
-  if (top->latency) {
-    return tep::ErrorAt(0, "latency-tracer (text) trace.dat data is not supported");
-  }
-  for (const Buffer& b : f.buffers) {
-    if (&b != top) {
-      diag.Note("instances skipped",
-                absl::StrCat("instance \"", b.name, "\" not read (tk reads the top buffer)"));
+class TraceDatParser final : public Parser {
+ public:
+  absl::Status Parse(Input& in, EventSink& sink, Diagnostics& diag) override {
+    if (absl::Status st = in.EnsureMapped(); !st.ok()) return st;
+    std::string_view data = *in.mapped();
+    absl::StatusOr<std::unique_ptr<TraceDatFile>> f = ReadTraceDat(data);
+    if (!f.ok()) return Prefixed(in, f.status());
+    const Buffer* top = (*f)->TopBuffer();
+    if (!top) return Prefixed(in, tep::ErrorAt(0, "no ring-buffer data in the file"));
+    if (top->latency) {
+      return Prefixed(in, tep::ErrorAt(0, "latency-tracer (text) trace.dat is not supported"));
     }
-  }
-  if (f.time_shift) {
-    diag.Note("time shift", "TIME_SHIFT (guest/host) timestamp correction not applied");
-  }
-  const int long_size = f.events->kernel_long_size();
-  std::vector<std::unique_ptr<CpuStream>> cpus;
-  for (const CpuData& c : top->cpus) {
-    cpus.push_back(std::make_unique<CpuStream>(data, c, top->page_size, top->compressed,
-                                               f.big_endian, long_size));
-  }
-  // Min-heap of (timestamp, stream index): lowest time first, ties to the lower CPU.
-  using Item = std::pair<uint64_t, size_t>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
-  for (size_t i = 0; i < cpus.size(); ++i) {
-    if (cpus[i]->Next()) heap.emplace(cpus[i]->ts(), i);
-  }
-  tep::TepDecoder decoder(f.events.get());
-  CommTable comms(&f.comms);
-  const EventMask mask = sink.wants();
-  std::vector<int64_t> lost(cpus.size(), 0);
-  std::vector<bool> lost_unknown(cpus.size(), false);
-  while (!heap.empty()) {
-    const size_t i = heap.top().second;
-    heap.pop();
-    CpuStream& s = *cpus[i];
-    const int64_t ts = f.ToNs(s.ts());
-    if (s.missed() != 0) {
-      if (s.missed() > 0) lost[i] += s.missed();
-      else lost_unknown[i] = true;
-      if (mask.Has(EventKind::kLost)) {
-        Event le;
-        le.ts_ns = ts;
-        le.cpu = s.cpu();
-        le.name = "lost";
-        le.body = Lost{Lost::Kind::kOverrun, static_cast<uint64_t>(std::max<int64_t>(0, s.missed()))};
-        if (absl::Status st = sink.OnEvent(le); !st.ok()) return st;
+    for (const Buffer& b : (*f)->buffers) {
+      if (&b != top) {
+        diag.Note("instances skipped",
+                  absl::StrCat("instance \"", b.name, "\" not read (tk reads the top buffer)"));
       }
     }
-    EventKind kind;
-    if (!decoder.Classify(s.raw(), &kind)) {
-      uint64_t id = s.raw().size() >= 2 ? tep::LoadUnsigned(s.raw().data(), 2, f.big_endian) : 0;
-      diag.Malformed("records of unknown event or too short", Diagnostics::Unit::kOffset,
-                     s.page_offset(),
-                     absl::StrCat("CPU ", s.cpu(), ": record of ", s.raw().size(),
-                                  " bytes, event id ", id, ", has no usable format"));
-    } else if (mask.Has(kind)) {
-      Event e;
-      e.ts_ns = ts;
-      e.cpu = s.cpu();
-      if (decoder.Decode(s.raw(), e)) {
-        comms.LearnFrom(e);
-        e.comm = comms.Lookup(e.tid);
-        if (absl::Status st = sink.OnEvent(e); !st.ok()) return st;
-      }
+    if ((*f)->time_shift) {
+      diag.Note("time shift", "TIME_SHIFT (guest/host) timestamp correction not applied");
     }
-    if (s.Next()) heap.emplace(s.ts(), i);
+    absl::Status st = Merger(**f, data, *top, sink, diag).Run();
+    if (!st.ok()) return st.message().rfind("offset ", 0) == 0 ? Prefixed(in, st) : st;
+    return sink.Finish();
   }
-  absl::Status first_error;
-  for (size_t i = 0; i < cpus.size(); ++i) {
-    const CpuStream& s = *cpus[i];
-    if (lost[i] || lost_unknown[i]) {
-      diag.Note(absl::StrCat("lost events CPU ", s.cpu()),
-                lost[i] ? absl::StrCat("CPU ", s.cpu(), ": ", lost[i],
-                                       " events lost (ring buffer overrun)",
-                                       lost_unknown[i] ? " and more uncounted" : "")
-                        : absl::StrCat("CPU ", s.cpu(), ": events lost (count not recorded)"),
-                lost[i]);
-    }
-    if (s.bad_pages()) {
-      for (uint64_t n = 0; n < s.bad_pages(); ++n) {
-        diag.Malformed("corrupt ring-buffer pages", Diagnostics::Unit::kOffset,
-                       s.first_bad_page_offset(), s.first_bad_page_problem());
-      }
-    }
-    if (!s.status().ok() && first_error.ok()) first_error = s.status();
-  }
-  return first_error;
-}
+};
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include "parsers/tep/fields.h"
 #include "parsers/tep/prev_state.h"
+#include "parsers/tep/state_layout.h"
 #include "parsers/tep/tracing_data.h"
 #include "tests/support/golden.h"
 
@@ -145,6 +146,55 @@ TEST(TepDecoder, MalformedPrintFormatFallsBackToReportBits) {
     EXPECT_EQ(std::get<SchedSwitch>(e.body).prev_state.ToString(), letters);
     EXPECT_EQ(std::get<SchedSwitch>(e.body).next_pid, 7);
   }
+}
+
+TEST(StateLayout, EvaluatesKernelExpressions) {
+  EXPECT_EQ(EvalConstant("((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | "
+                         "0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1)"),
+            0xffu);
+  EXPECT_EQ(EvalConstant("(4096-1)"), 4095u);
+  EXPECT_EQ(EvalConstant("1UL << 3 | 1"), 9u);
+  EXPECT_EQ(EvalConstant("R%C"), std::nullopt);
+  EXPECT_EQ(EvalConstant("1 << 64"), std::nullopt);
+  EXPECT_EQ(EvalConstant("(1 |"), std::nullopt);
+  EXPECT_EQ(EvalConstant(std::string(500, '(') + "1" + std::string(500, ')')), std::nullopt);
+  std::string fmt = Fixture("sched_switch.format");
+  auto l = ParseStateLayout(fmt.substr(fmt.find("print fmt: ") + 11));
+  ASSERT_TRUE(l.has_value());
+  EXPECT_EQ(l->mask, 0xffu);
+  EXPECT_EQ(l->preempt_bit, 0x100u);
+  ASSERT_EQ(l->flags.size(), 8u);
+  EXPECT_EQ(FormatState(*l, 0x100), "R+");
+  EXPECT_EQ(FormatState(*l, 0x82), "D|I");
+  EXPECT_EQ(FormatState(*l, 0x400), "R");  // outside mask and preempt bit: plain R
+  std::string f49 = Fixture("sched_switch_4.9.format");
+  auto l49 = ParseStateLayout(f49.substr(f49.find("print fmt: ") + 11));
+  ASSERT_TRUE(l49.has_value());
+  EXPECT_EQ(l49->preempt_bit, 4096u);
+  EXPECT_EQ(FormatState(*l49, 2048), "0x800");  // TASK_NEW: no letter in 4.9's table
+  std::string old = "\"prev_state=%s ==>\", REC->prev_state ? __print_flags(REC->prev_state, "
+                    "\"|\", { 1, \"S\"} , { 2, \"D\" }, { 128, \"W\" }) : \"R\", REC->next_comm";
+  auto l3 = ParseStateLayout(old);
+  ASSERT_TRUE(l3.has_value());
+  EXPECT_EQ(l3->preempt_bit, 0u);
+  EXPECT_EQ(FormatState(*l3, 129), "S|W");
+}
+
+// Without the format text (a tep_handle the caller parsed), libtraceevent's printer decides.
+TEST(TepDecoder, PreparsedHandleUsesTheLibraryPrinter) {
+  auto tep = tep_alloc();
+  std::string fmt = Fixture("sched_switch_3.10.format");
+  ASSERT_EQ(tep_parse_event(tep, fmt.data(), fmt.size(), "sched"), 0);
+  TepDecoder dec(tep);
+  std::string raw(64, '\0');
+  uint16_t id = 263;
+  uint64_t state = 130;
+  std::memcpy(raw.data(), &id, 2);
+  std::memcpy(raw.data() + 32, &state, 8);
+  Event e;
+  ASSERT_TRUE(dec.Decode(raw, e));
+  EXPECT_EQ(std::get<SchedSwitch>(e.body).prev_state.ToString(), "D|K");
+  tep_free(tep);
 }
 
 TEST(TepDecoder, PrintedLettersAndReportBits) {
