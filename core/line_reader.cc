@@ -13,21 +13,22 @@ LineReader::LineReader(Input& in, size_t chunk) : in_(in), chunk_(chunk) {
 }
 
 bool LineReader::Refill() {
-  // Move the partial line to the front, then append a chunk.
-  std::string rest(data_);
-  buf_.assign(rest);
-  size_t old = buf_.size();
-  buf_.resize(old + chunk_);
-  absl::StatusOr<size_t> r = in_.Read(buf_.data() + old, chunk_);
+  // Move the partial line to the front of the buffer, then read a chunk after it. The buffer
+  // keeps its size between refills (no per-refill reallocation or zero-filling; it only grows
+  // for a line longer than a chunk).
+  size_t rest = data_.size();
+  if (buf_.size() < rest + chunk_) buf_.resize(rest + chunk_);
+  if (rest) std::memmove(buf_.data(), data_.data(), rest);
+  absl::StatusOr<size_t> r = in_.Read(buf_.data() + rest, chunk_);
+  size_t got = 0;
   if (!r.ok()) {
     status_ = r.status();
-    buf_.resize(old);
     eof_ = true;
   } else {
-    buf_.resize(old + *r);
-    if (*r == 0) eof_ = true;
+    got = *r;
+    if (got == 0) eof_ = true;
   }
-  data_ = buf_;
+  data_ = std::string_view(buf_.data(), rest + got);
   return !eof_;
 }
 
