@@ -17,8 +17,9 @@ bool LineReader::Refill() {
   // keeps its size between refills (no per-refill reallocation or zero-filling; it only grows
   // for a line longer than a chunk).
   size_t rest = data_.size();
-  if (buf_.size() < rest + chunk_) buf_.resize(rest + chunk_);
-  if (rest) std::memmove(buf_.data(), data_.data(), rest);
+  size_t at = rest ? static_cast<size_t>(data_.data() - buf_.data()) : 0;  // data_ is in buf_
+  if (buf_.size() < rest + chunk_) buf_.resize(rest + chunk_);               // may move buf_
+  if (rest) std::memmove(buf_.data(), buf_.data() + at, rest);
   absl::StatusOr<size_t> r = in_.Read(buf_.data() + rest, chunk_);
   size_t got = 0;
   if (!r.ok()) {
