@@ -144,7 +144,8 @@ void Decoder::BuildStack(const ParsedSample& s, uint16_t misc, const EventAttr& 
     }
   }
   // --call-graph dwarf: the kernel returns only the kernel part; the user part would need
-  // unwinding the copied stack. Keep the sampled user IP as the user part.
+  // unwinding the copied stack. Keep the user IP (from REGS_USER, else the sample IP when the
+  // sample hit user mode) as the user part.
   if (attr.exclude_callchain_user() && (attr.sample_type & kSampleStackUser)) {
     if (!dwarf_noted_) {
       dwarf_noted_ = true;
@@ -152,7 +153,11 @@ void Decoder::BuildStack(const ParsedSample& s, uint16_t misc, const EventAttr& 
                  "--call-graph dwarf: user stacks are not unwound yet (kernel frames and the "
                  "sampled user IP only)");
     }
-    if (!IsKernelMode(misc)) frames_.push_back(machine_.Resolve(s.pid, false, s.ip));
+    if (s.has_user_ip) {
+      frames_.push_back(machine_.Resolve(s.pid, false, s.user_ip));
+    } else if (!IsKernelMode(misc)) {
+      frames_.push_back(machine_.Resolve(s.pid, false, s.ip));
+    }
   }
 }
 

@@ -55,7 +55,17 @@ const char* ParseTail(ByteReader& r, const EventAttr& a, ParsedSample* s) {
     if ((a.branch_sample_type & kBranchHwIndex) && !r.Skip(8)) return "BRANCH_STACK truncated";
     if (nr > r.remaining() / 24 || !r.Skip(nr * 24)) return "BRANCH_STACK exceeds the record";
   }
-  if ((st & kSampleRegsUser) && !SkipRegs(r, a.sample_regs_user)) return "REGS_USER truncated";
+  if (st & kSampleRegsUser) {
+    // {u64 abi, u64 regs[popcount(mask)]}: regs in mask-bit order; x86's IP is bit 8
+    // (PERF_REG_X86_IP). abi 0 (PERF_SAMPLE_REGS_ABI_NONE): no registers (a kernel thread).
+    size_t at = r.pos();
+    if (!SkipRegs(r, a.sample_regs_user)) return "REGS_USER truncated";
+    constexpr uint64_t kIpBit = 1ULL << 8;
+    if ((a.sample_regs_user & kIpBit) && r.pos() - at > 8) {
+      ByteReader ip(r.data().substr(at + 8 + 8 * static_cast<size_t>(__builtin_popcountll(a.sample_regs_user & (kIpBit - 1))), 8), r.swap());
+      s->has_user_ip = ip.Read(&s->user_ip);
+    }
+  }
   if (st & kSampleStackUser) {
     uint64_t size;
     if (!r.Read(&size) || size > r.remaining() || !r.Skip(size)) return "STACK_USER exceeds the record";

@@ -40,6 +40,8 @@ struct ParsedSample {
   std::string_view raw;
   bool has_raw = false;
   uint64_t user_stack_size = 0;  // STACK_USER bytes recorded (DWARF unwinding input)
+  uint64_t user_ip = 0;          // REGS_USER's x86 IP register (bit 8 of the mask), if sampled
+  bool has_user_ip = false;
   uint64_t weight = 0;
 };
 

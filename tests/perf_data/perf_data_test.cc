@@ -305,6 +305,32 @@ TEST(PerfData, CallchainMarkersAndInvalidContext) {
   EXPECT_TRUE(r.sink.events[1].frames.empty());  // perf drops stacks with an unknown marker
 }
 
+TEST(PerfData, DwarfCallchainKeepsKernelPartAndUserIp) {
+  constexpr uint64_t kExcludeCallchainUser = 1ULL << 22;
+  FileSpec f;
+  uint64_t st = kBasic | kSampleRegsUser | kSampleStackUser;
+  f.events.push_back({1, 0, st, kSampleIdAll | kExcludeCallchainUser, 0, {1}});
+  // A kernel-mode sample: callchain = kernel part only; REGS_USER {abi 2, regs[ip-bit mask]}.
+  Bytes b;
+  b.U64(1).U64(0xffffffff81000010).U32(5).U32(5).U64(10).U32(0).U32(0).U64(1000);
+  b.U64(2).U64(kContextKernel).U64(0xffffffff81000010);
+  b.U64(2).U64(0x4005);                           // REGS_USER: abi, IP (only reg in mask)
+  b.U64(8).Str(std::string(8, 'x')).U64(8);       // STACK_USER
+  f.data = Record(false, kSample, kMiscKernel, b.str());
+  std::string file = File(f);
+  // sample_regs_user is not in the builder's attr: patch the mask (attr offset 80) to bit 8.
+  size_t attr_off = 104;
+  uint64_t mask = 1ULL << 8;
+  file.replace(attr_off + 80, 8, std::string(reinterpret_cast<const char*>(&mask), 8));
+  Result r;
+  RunParser(Input::FromString(file), &r);
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ASSERT_EQ(r.sink.events.size(), 1u);
+  ASSERT_EQ(r.sink.events[0].frames.size(), 2u);
+  EXPECT_EQ(r.sink.events[0].frames[1].ip, 0x4005u);  // unresolved: no maps, raw address
+  EXPECT_NE(r.err.find("user stacks are not unwound"), std::string::npos) << r.err;
+}
+
 TEST(PerfData, BadInputIsAnErrorWithAnOffsetNeverACrash) {
   FileSpec f = OneEvent(false);
   f.data = Sample(false, 1, 1, 1, 1, 1) + Bytes().U32(kSample).U16(0).U16(4).str();
