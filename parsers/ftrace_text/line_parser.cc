@@ -52,6 +52,7 @@ size_t FindTimestamp(std::string_view line, size_t* colon) {
 //     kworker/u8:1-33    [001]   910.167783: sched_switch:         kworker/u8:1:33 [120] R ==> ksoftirqd/1:22 [120]
 //      Web Content-3100  [001] d..3  1234.000001: sched_switch: prev_comm=Web Content prev_pid=3100 ...
 //    firefox-bin-4072 [000] 946.722298: mutex_unlock <-unix_stream_recvmsg      (function tracer)
+//  record-i-14172   0dNs4.   910.166639: sched_wakeup:         rcu_preempt:15 [120] CPU:000  (report -l)
 // The comm is right-aligned in 16 columns and may hold spaces and '-': the PID is after the
 // last '-' before the columns, which are found from the timestamp backwards.
 std::optional<EventLine> ParseEventLine(std::string_view line) {
@@ -70,13 +71,23 @@ std::optional<EventLine> ParseEventLine(std::string_view line) {
     ev.flags = head.substr(sp + 1);
     head = TrimRight(head.substr(0, sp));
   }
-  if (head.empty() || head.back() != ']') return std::nullopt;
-  size_t lb = head.rfind('[');
-  if (lb == std::string_view::npos) return std::nullopt;
-  std::optional<int32_t> cpu = ParseInt32(head.substr(lb + 1, head.size() - lb - 2));
-  if (!cpu || *cpu < 0) return std::nullopt;
-  ev.cpu = *cpu;
-  head = TrimRight(head.substr(0, lb));
+  if (!head.empty() && head.back() != ']' && !ev.flags.empty() && IsDigit(ev.flags[0])) {
+    // `trace-cmd report -l`: no brackets, the CPU number runs into the flags ("0dNs4.").
+    size_t d = 0;
+    while (d < ev.flags.size() && IsDigit(ev.flags[d])) ++d;
+    std::optional<int32_t> cpu = ParseInt32(ev.flags.substr(0, d));
+    if (!cpu) return std::nullopt;
+    ev.cpu = *cpu;
+    ev.flags.remove_prefix(d);
+  } else {
+    if (head.empty() || head.back() != ']') return std::nullopt;
+    size_t lb = head.rfind('[');
+    if (lb == std::string_view::npos) return std::nullopt;
+    std::optional<int32_t> cpu = ParseInt32(head.substr(lb + 1, head.size() - lb - 2));
+    if (!cpu || *cpu < 0) return std::nullopt;
+    ev.cpu = *cpu;
+    head = TrimRight(head.substr(0, lb));
+  }
   if (!head.empty() && head.back() == ')') {  // the tgid column: "(  17589)" or "(-------)"
     size_t lp = head.rfind('(');
     if (lp == std::string_view::npos) return std::nullopt;

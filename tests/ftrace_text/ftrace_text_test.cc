@@ -77,6 +77,22 @@ TEST(EventLine, CommsWithSpacesDashesBrackets) {
   EXPECT_EQ(ev->text, "[a [x] b]");
 }
 
+TEST(EventLine, TraceCmdReportLatencyFormat) {
+  // trace-cmd report -l: comm cut to 8 characters, the CPU number runs into the flags.
+  auto ev = ParseEventLine(
+      "record-i-14172   0dNs4.   910.166639: sched_wakeup:         rcu_preempt:15 [120] CPU:000");
+  ASSERT_TRUE(ev);
+  EXPECT_EQ(ev->comm, "record-i");
+  EXPECT_EQ(ev->tid, 14172);
+  EXPECT_EQ(ev->cpu, 0);
+  EXPECT_EQ(ev->flags, "dNs4.");
+  EXPECT_EQ(ev->name, "sched_wakeup");
+  ev = ParseEventLine("rcu_pree-15     12d..2.   910.166689: sched_switch: a:1 [1] W ==> b:2 [1]");
+  ASSERT_TRUE(ev);
+  EXPECT_EQ(ev->cpu, 12);
+  EXPECT_FALSE(ParseEventLine("rcu_pree-15      d..2.   910.166689: sched_switch: x"));
+}
+
 TEST(EventLine, FunctionTracerAndNanoseconds) {
   auto ev = ParseEventLine("firefox-bin-4072 [000] 946.722298: mutex_unlock <-unix_stream_recvmsg");
   ASSERT_TRUE(ev);
