@@ -115,6 +115,8 @@ struct Table {
       by_name[k.full] = &k;
       by_name[k.full.substr(k.full.find(':') + 1)] = &k;
     }
+    // The trace file names ftrace:print (trace_marker writes) after its function.
+    by_name["tracing_mark_write"] = by_name["ftrace:print"];
   }
 };
 

@@ -355,6 +355,9 @@ TEST(Generic, KeyValuesAndNames) {
   EXPECT_EQ(e.name, "my_event");
   EXPECT_TRUE(std::get<Generic>(e.body).fields.empty());
   EXPECT_EQ(std::get<Generic>(e.body).text, "free text here");
+  e = Decode(d, "tracing_mark_write", "hello from user space");
+  EXPECT_EQ(e.name, "ftrace:print");
+  EXPECT_EQ(std::get<Generic>(e.body).text, "hello from user space");
   e = Decode(d, "probe:foo", "(ffffffff8100) arg1=1");
   EXPECT_EQ(e.name, "probe:foo");
   EXPECT_EQ(TracepointTextDecoder::KindOf("sched_switch"), EventKind::kSchedSwitch);
