@@ -44,12 +44,14 @@ uint64_t RoundUp4k(uint64_t v) { return (v + 4095) & ~uint64_t{4095}; }
 
 void SymbolTable::Add(uint64_t start, uint64_t size, std::string_view name, Binding binding) {
   names_.emplace_back(name);
-  syms_.push_back(Symbol{start, start + size, names_.back(), binding, false});
+  syms_.push_back(Symbol{start, start + size, names_.back(), binding, false,
+                         static_cast<uint32_t>(syms_.size())});
 }
 
 void SymbolTable::AddView(uint64_t start, uint64_t size, std::string_view name, Binding binding,
                           bool mangled) {
-  syms_.push_back(Symbol{start, start + size, name, binding, mangled});
+  syms_.push_back(Symbol{start, start + size, name, binding, mangled,
+                         static_cast<uint32_t>(syms_.size())});
 }
 
 std::string_view SymbolTable::NameOf(const Symbol& s) const {
@@ -63,9 +65,13 @@ std::string_view SymbolTable::NameOf(const Symbol& s) const {
 }
 
 void SymbolTable::Finalize(bool kallsyms) {
-  auto by_start = [](const Symbol& a, const Symbol& b) { return a.start < b.start; };
+  // By start, equal starts in insertion order (an introsort on (start, seq): the stable
+  // merge sort with its buffer was 5% of `tk fold` on a system-wide profile).
+  auto by_start = [](const Symbol& a, const Symbol& b) {
+    return a.start != b.start ? a.start < b.start : a.seq < b.seq;
+  };
   if (!std::is_sorted(syms_.begin(), syms_.end(), by_start)) {  // kallsyms mostly is
-    std::stable_sort(syms_.begin(), syms_.end(), by_start);
+    std::sort(syms_.begin(), syms_.end(), by_start);
   }
   if (syms_.empty()) return;
   // symbols__fixup_end
@@ -100,6 +106,7 @@ void SymbolTable::AddSorted(uint64_t start, uint64_t size, std::string_view name
 void SymbolTable::SortAdded() {
   std::stable_sort(syms_.begin(), syms_.end(),
                    [](const Symbol& a, const Symbol& b) { return a.start < b.start; });
+  for (size_t i = 0; i < syms_.size(); ++i) syms_[i].seq = static_cast<uint32_t>(i);
 }
 
 const Symbol* SymbolTable::Find(uint64_t addr) const {

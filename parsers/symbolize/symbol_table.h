@@ -29,6 +29,7 @@ struct Symbol {
   std::string_view name;  // as stored: mangled when `mangled`
   Binding binding = Binding::kGlobal;
   bool mangled = false;   // a C++ name demangled on first use (NameOf)
+  uint32_t seq = 0;       // insertion order: the tie-break among equal starts
 };
 
 class SymbolTable {
