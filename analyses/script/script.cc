@@ -185,34 +185,9 @@ void ScriptSink::Text(const Event& e) {
   buf_.push_back('\n');
 }
 
-void ScriptSink::Json(const Event& e) {
-  buf_.append("{\"ts\":");
-  AppendInt(e.ts_ns, &buf_);
-  buf_.append(",\"cpu\":");
-  AppendInt(e.cpu, &buf_);
-  buf_.append(",\"pid\":");
-  AppendInt(e.pid, &buf_);
-  buf_.append(",\"tid\":");
-  AppendInt(e.tid, &buf_);
-  buf_.append(",\"comm\":");
-  AppendJsonString(e.comm, &buf_);
-  buf_.append(",\"event\":");
+// The members of "fields": the tracepoint's (EventFields), or those of a record.
+void ScriptSink::JsonFields(const Event& e) {
   const auto* lost = std::get_if<Lost>(&e.body);
-  if (lost) {
-    AppendJsonString("lost", &buf_);
-  } else if (IsSideBand(e.kind())) {
-    AppendJsonString(e.kind() == EventKind::kComm   ? "PERF_RECORD_COMM"
-                     : e.kind() == EventKind::kFork ? "PERF_RECORD_FORK"
-                                                    : "PERF_RECORD_EXIT",
-                     &buf_);
-  } else {
-    AppendJsonString(e.name, &buf_);
-  }
-  if (e.kind() == EventKind::kSample) {  // tracepoint samples always have period 1
-    buf_.append(",\"period\":");
-    AppendUint(e.period, &buf_);
-  }
-  buf_.append(",\"fields\":{");
   if (lost) {
     buf_.append("\"kind\":");
     AppendJsonString(LostKindName(lost->kind), &buf_);
@@ -255,6 +230,37 @@ void ScriptSink::Json(const Event& e) {
       }
     }
   }
+}
+
+void ScriptSink::Json(const Event& e) {
+  buf_.append("{\"ts\":");
+  AppendInt(e.ts_ns, &buf_);
+  buf_.append(",\"cpu\":");
+  AppendInt(e.cpu, &buf_);
+  buf_.append(",\"pid\":");
+  AppendInt(e.pid, &buf_);
+  buf_.append(",\"tid\":");
+  AppendInt(e.tid, &buf_);
+  buf_.append(",\"comm\":");
+  AppendJsonString(e.comm, &buf_);
+  buf_.append(",\"event\":");
+  const auto* lost = std::get_if<Lost>(&e.body);
+  if (lost) {
+    AppendJsonString("lost", &buf_);
+  } else if (IsSideBand(e.kind())) {
+    AppendJsonString(e.kind() == EventKind::kComm   ? "PERF_RECORD_COMM"
+                     : e.kind() == EventKind::kFork ? "PERF_RECORD_FORK"
+                                                    : "PERF_RECORD_EXIT",
+                     &buf_);
+  } else {
+    AppendJsonString(e.name, &buf_);
+  }
+  if (e.kind() == EventKind::kSample) {  // tracepoint samples always have period 1
+    buf_.append(",\"period\":");
+    AppendUint(e.period, &buf_);
+  }
+  buf_.append(",\"fields\":{");
+  JsonFields(e);
   buf_.push_back('}');
   if (const auto* g = std::get_if<Generic>(&e.body); g && g->fields.empty() && !g->text.empty()) {
     buf_.append(",\"text\":");  // free text without key=value fields

@@ -39,6 +39,7 @@ class ScriptSink final : public EventSink {
  private:
   void Text(const Event& e);
   void Json(const Event& e);
+  void JsonFields(const Event& e);
   absl::Status Flush();
 
   Options opts_;
