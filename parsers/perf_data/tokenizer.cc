@@ -118,6 +118,8 @@ absl::StatusOr<bool> Tokenizer::NextOuter(RawRecord* rec) {
   if (avail.size() < 8) return cut("record header cut by the end of the data section");
   Header h = ReadHeader(avail.data(), swap_);
   if (h.size < 8) {
+    // A killed perf can leave zeros after its last record: the data ends there.
+    if (truncated_) return cut("");
     return ErrorAt(off, absl::StrCat("record of type ", h.type, " with size ", h.size,
                                      " (at least 8): cannot find the next record"));
   }

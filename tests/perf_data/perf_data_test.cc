@@ -267,6 +267,13 @@ TEST(PerfData, KilledRecordingReadsToTheLastWholeRecord) {
   EXPECT_EQ(Times(r.sink), (std::vector<int64_t>{100, 200, 300, 400}));
   EXPECT_NE(r.err.find("data size 0 in the header"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("data ends inside a record"), std::string::npos) << r.err;
+  // Zeros after the last record (never written): the data ends there too.
+  f.data = BatchedData(false) + std::string(64, '\0');
+  std::string zeros = File(f);
+  Result z;
+  RunParser(Input::FromString(zeros), &z);
+  ASSERT_TRUE(z.status.ok()) << z.status;
+  EXPECT_EQ(Times(z.sink).size(), 5u);
 }
 
 TEST(PerfData, SeveralEventsByIdentifierAndLostRecords) {
