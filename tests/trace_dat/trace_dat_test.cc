@@ -237,6 +237,24 @@ TEST(TraceDat, SharedRecordedFixtures) {
     if (tk::testing::FileExists(v6)) {
       EXPECT_EQ(ParseDat(ReadFile(v6))->sink.out, ParseDat(ReadFile(v7))->sink.out);
     }
+    // The kernel's own text of the same buffer (`cat trace`): prev_state letters as the
+    // kernel printed them, switch by switch.
+    std::string ftrace = SourcePath(std::string(base) + ".ftrace.txt");
+    if (tk::testing::FileExists(ftrace)) {
+      std::vector<std::string> kernel, mine;
+      std::istringstream in(ReadFile(ftrace));
+      for (std::string l; std::getline(in, l);) {
+        size_t p = l.find("sched_switch: ");
+        size_t q = p == std::string::npos ? p : l.find("prev_state=", p);
+        if (q == std::string::npos) continue;
+        kernel.push_back(l.substr(q + 11, l.find(' ', q) - q - 11));
+      }
+      auto r = ParseDat(ReadFile(v7));
+      for (const auto& e : r->sink.events) {
+        if (e.name == "sched:sched_switch") mine.push_back(e.state);
+      }
+      EXPECT_EQ(mine, kernel);
+    }
   }
   if (!found) GTEST_SKIP() << "no testdata/recorded trace.dat fixtures";
 }
