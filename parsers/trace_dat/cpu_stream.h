@@ -67,6 +67,8 @@ class CpuStream {
   // Non-OK when the data ended early (truncated file, corrupt chunk): "offset N: what".
   const absl::Status& status() const { return status_; }
   uint64_t pages_read() const { return pages_read_; }
+  // Missed events flagged on pages after the last event (no event to attach them to).
+  int64_t trailing_missed() const { return done_ ? pending_missed_ : 0; }
 
  private:
   bool LoadNextPage();

@@ -130,6 +130,8 @@ class Merger {
     absl::Status first_error;
     for (size_t i = 0; i < cpus_.size(); ++i) {
       const CpuStream& s = *cpus_[i];
+      if (s.trailing_missed() > 0) lost_[i] += s.trailing_missed();
+      if (s.trailing_missed() < 0) lost_unknown_[i] = true;
       if (lost_[i] || lost_unknown_[i]) {
         diag_.Note(absl::StrCat("lost events CPU ", s.cpu()),
                    lost_[i] ? absl::StrCat("CPU ", s.cpu(), ": ", lost_[i],
