@@ -94,12 +94,37 @@ struct Segments {
   }
 };
 
+// Section facts looked up once per file, not per symbol.
+struct SectionInfo {
+  uint64_t addr_minus_offset = 0;
+  bool valid = false;
+  bool text = false;  // the name contains "text"
+};
+
+std::vector<SectionInfo> Sections(Elf* elf) {
+  std::vector<SectionInfo> out;
+  size_t shnum = 0, shstrndx = 0;
+  if (elf_getshdrnum(elf, &shnum) != 0 || elf_getshdrstrndx(elf, &shstrndx) != 0) return out;
+  out.resize(shnum);
+  for (size_t i = 0; i < shnum; ++i) {
+    GElf_Shdr sh;
+    Elf_Scn* scn = elf_getscn(elf, i);
+    if (!scn || !gelf_getshdr(scn, &sh)) continue;
+    const char* name = elf_strptr(elf, shstrndx, sh.sh_name);
+    out[i] = SectionInfo{sh.sh_addr - sh.sh_offset, true, name && std::strstr(name, "text")};
+  }
+  return out;
+}
+
 void ReadSymbols(Elf* elf, Elf_Scn* symtab, const Segments& segs, SymbolTable* out) {
   GElf_Shdr symsh;
   gelf_getshdr(symtab, &symsh);
   Elf_Data* data = elf_getdata(symtab, nullptr);
-  size_t shstrndx;
-  if (!data || elf_getshdrstrndx(elf, &shstrndx) != 0 || symsh.sh_entsize == 0) return;
+  Elf_Scn* strscn = elf_getscn(elf, symsh.sh_link);
+  Elf_Data* strs = strscn ? elf_getdata(strscn, nullptr) : nullptr;
+  if (!data || !strs || !strs->d_buf || symsh.sh_entsize == 0) return;
+  std::string_view strtab(static_cast<const char*>(strs->d_buf), strs->d_size);
+  std::vector<SectionInfo> secs = Sections(elf);
   size_t n = symsh.sh_size / symsh.sh_entsize;
   for (size_t i = 0; i < n; ++i) {
     GElf_Sym sym;
@@ -111,21 +136,18 @@ void ReadSymbols(Elf* elf, Elf_Scn* symtab, const Segments& segs, SymbolTable* o
     bool label = type == STT_NOTYPE && sym.st_name != 0 && sym.st_shndx != SHN_UNDEF &&
                  sym.st_shndx != SHN_ABS;
     if ((!func && !object && !label) || sym.st_shndx >= SHN_LORESERVE) continue;
-    Elf_Scn* sec = elf_getscn(elf, sym.st_shndx);
-    GElf_Shdr sh;
-    if (!sec || !gelf_getshdr(sec, &sh)) continue;
-    if (label) {  // only labels must sit in a "text" section
-      const char* secname = elf_strptr(elf, shstrndx, sh.sh_name);
-      if (!secname || !std::strstr(secname, "text")) continue;
-    }
-    const char* name = elf_strptr(elf, symsh.sh_link, sym.st_name);
-    if (!name || !*name) continue;
+    if (sym.st_shndx >= secs.size() || !secs[sym.st_shndx].valid) continue;
+    const SectionInfo& sec = secs[sym.st_shndx];
+    if (label && !sec.text) continue;  // only labels must sit in a "text" section
+    if (sym.st_name >= strtab.size()) continue;
+    std::string_view name = strtab.substr(sym.st_name);
+    name = name.substr(0, name.find('\0'));
+    if (name.empty()) continue;
     int bind = GELF_ST_BIND(sym.st_info);
     Binding b = bind == STB_WEAK ? Binding::kWeak : bind == STB_GLOBAL ? Binding::kGlobal : Binding::kLocal;
     uint64_t start;
-    if (!segs.ToOffset(sym.st_value, &start)) start = sym.st_value - (sh.sh_addr - sh.sh_offset);
-    std::string_view n(name);
-    out->AddView(start, sym.st_size, n, b, n.starts_with("_Z"));
+    if (!segs.ToOffset(sym.st_value, &start)) start = sym.st_value - sec.addr_minus_offset;
+    out->AddView(start, sym.st_size, name, b, name.starts_with("_Z"));
   }
 }
 

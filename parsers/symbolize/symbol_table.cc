@@ -1,6 +1,7 @@
 #include "parsers/symbolize/symbol_table.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "parsers/symbolize/demangle.h"
 
@@ -26,6 +27,23 @@ bool SymbolTable::PreferFirst(const Symbol& a, const Symbol& b) const {
   bool ga = a.binding == Binding::kGlobal, gb = b.binding == Binding::kGlobal;
   if (ga && !gb) return true;
   if (gb && !ga) return false;
+  // Constructor/destructor variants (C1/C2, D0/D1/D2) alias one address and demangle to the
+  // same name: a tie, the first is kept — without demangling 10k+ pairs of a C++ library.
+  if (a.mangled && b.mangled && a.name.size() == b.name.size()) {
+    size_t diff = 0, at = 0;
+    for (size_t i = 0; i < a.name.size() && diff < 2; ++i) {
+      if (a.name[i] != b.name[i]) {
+        ++diff;
+        at = i;
+      }
+    }
+    if (diff == 0) return true;
+    if (diff == 1 && at > 0 && (a.name[at - 1] == 'C' || a.name[at - 1] == 'D') &&
+        std::isdigit(static_cast<unsigned char>(a.name[at])) &&
+        std::isdigit(static_cast<unsigned char>(b.name[at]))) {
+      return true;
+    }
+  }
   std::string da = a.mangled ? Demangle(a.name) : std::string(a.name);
   std::string db = b.mangled ? Demangle(b.name) : std::string(b.name);
   int ua = LeadingUnderscores(da), ub = LeadingUnderscores(db);
