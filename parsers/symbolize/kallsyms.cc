@@ -59,24 +59,22 @@ absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path) {
   }
   if (n == 0) return absl::InvalidArgumentError(absl::StrCat(path, ": no symbols in kallsyms file"));
   all.Finalize(true);
+  // Module symbols to their module's table; what is left is the kernel's (already final).
   for (const Symbol& s : all.symbols()) {
     size_t tab = s.name.find('\t');
-    if (tab == std::string_view::npos) {
-      ks.kernel.AddView(s.start, s.end - s.start, s.name, s.binding, false);
-      continue;
-    }
+    if (tab == std::string_view::npos) continue;
     std::string_view mod = s.name.substr(tab + 1);
     if (mod.size() >= 2 && mod.front() == '[' && mod.back() == ']') mod = mod.substr(1, mod.size() - 2);
     auto it = ks.modules.find(mod);
     if (it == ks.modules.end()) it = ks.modules.emplace(std::string(mod), SymbolTable()).first;
     it->second.AddView(s.start, s.end - s.start, s.name.substr(0, tab), s.binding, false);
   }
-  // Ends and aliases are already fixed: re-sorting keeps them (sizes are non-zero now).
+  all.EraseIf([](const Symbol& s) { return s.name.find('\t') != std::string_view::npos; });
+  ks.kernel = std::move(all);
   ks.kernel.KeepAlive(buf);
-  ks.kernel.Finalize(true);
   for (auto& [name, table] : ks.modules) {
     table.KeepAlive(buf);
-    table.Finalize(true);
+    table.Finalize(true);  // sizes are non-zero now: only sorts (already sorted)
   }
   return ks;
 }
