@@ -293,7 +293,12 @@ TEST_F(LiveRecord, LostEventsAreReportedLikeTheAnchors) {
   uint64_t lost_samples = SumAfter(
       Shell("perf report --stdio -i '" + p + ".perf.data' 2>/dev/null | grep 'Lost Samples'"),
       "Total Lost Samples: ", "");
-  ASSERT_GT(lost_records + lost_samples, 0u) << "perf lost nothing: -m 1 not small enough?";
+  // Whether perf loses anything with -m 1 depends on the machine's load (a quiet CI machine
+  // may keep up): then tk must report no loss either.
+  if (lost_records + lost_samples == 0) {
+    EXPECT_EQ(perf.lost, 0u);
+    return;
+  }
   EXPECT_TRUE(perf.lost == lost_samples || perf.lost == lost_records)
       << "tk lost " << perf.lost << "; perf: LOST records " << lost_records
       << ", Total Lost Samples " << lost_samples;
