@@ -9,10 +9,10 @@ namespace {
 // Copy blocks: 4 MiB (records are at most 64 KiB).
 constexpr size_t kBlockSize = 4 << 20;
 
-// std::push_heap builds a max-heap: "greater" puts the earliest (time, seq) on top.
-bool Later(const ReorderQueue::Entry& a, const ReorderQueue::Entry& b) {
-  return a.time != b.time ? a.time > b.time : a.seq > b.seq;
-}
+// A lambda type (not a function pointer) so std::sort inlines the comparison.
+constexpr auto kEarlier = [](const ReorderQueue::Entry& a, const ReorderQueue::Entry& b) {
+  return a.time != b.time ? a.time < b.time : a.seq < b.seq;
+};
 
 }  // namespace
 
@@ -46,15 +46,20 @@ void ReorderQueue::Push(uint64_t time, std::string_view bytes, bool stable, uint
   if (time < last_flush_) ++out_of_order_;
   max_time_ = std::max(max_time_, time);
   heap_.push_back(e);
-  std::push_heap(heap_.begin(), heap_.end(), Later);
 }
 
+// Why not a heap (perf's ordered_events uses a sorted list, Perfetto a heap): records only
+// leave at round boundaries, so one partition + sort per round does the same job. A heap paid
+// O(log n) scattered moves per record on push and pop: 34% of `tk sched latency` on a 56 MB
+// perf sched recording; partition + sort of the batch is cache-friendly and measured ~3x
+// cheaper there. Order is identical: (time, arrival sequence).
 void ReorderQueue::PopUntil(uint64_t limit, bool all, std::vector<Entry>* out) {
-  while (!heap_.empty() && (all || heap_.front().time <= limit)) {
-    std::pop_heap(heap_.begin(), heap_.end(), Later);
-    out->push_back(heap_.back());
-    heap_.pop_back();
-  }
+  auto ready_end = all ? heap_.end()
+                       : std::partition(heap_.begin(), heap_.end(),
+                                        [limit](const Entry& e) { return e.time <= limit; });
+  std::sort(heap_.begin(), ready_end, kEarlier);
+  out->insert(out->end(), heap_.begin(), ready_end);
+  heap_.erase(heap_.begin(), ready_end);
 }
 
 void ReorderQueue::Round(std::vector<Entry>* out) {

@@ -54,7 +54,7 @@ class ReorderQueue {
   void PopUntil(uint64_t limit, bool all, std::vector<Entry>* out);
   const char* Copy(std::string_view bytes, int32_t* block);
 
-  std::vector<Entry> heap_;
+  std::vector<Entry> heap_;  // queued records, unordered until a round delivers them
   uint64_t seq_ = 0;
   uint64_t max_time_ = 0;
   uint64_t next_flush_ = 0;
