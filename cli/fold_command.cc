@@ -48,6 +48,8 @@ int RunFold(int argc, char** argv) {
                "Include raw addresses where symbols cannot be found: [dso <addr>]");
   app.add_option("--event-filter", fo.event_filter,
                  "Fold only events of this type (default: the first event type seen)");
+  bool json = false;
+  app.add_flag("--json", json, "One JSON object: {event, total, stacks: [{frames, count}]}");
   app.add_option("--threads", threads, "Threads for large text input (default: 2 cores)")
       ->group("");
   AddSymbolOptions(app, &popts);
@@ -84,7 +86,11 @@ int RunFold(int argc, char** argv) {
     std::cerr << "Filtering for events of type: " << sink.first_filtered() << "\n";
   }
   if (!st.ok()) return Fail(SV(st.message()), kExitData);
-  sink.Write(std::cout);
+  if (json) {
+    sink.WriteJson(std::cout);
+  } else {
+    sink.Write(std::cout);
+  }
   return FinishOutput(std::cout);
 }
 

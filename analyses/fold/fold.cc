@@ -6,6 +6,7 @@
 
 #include "absl/strings/numbers.h"
 #include "core/absl_compat.h"
+#include "nlohmann/json.hpp"
 
 namespace tk::analyses::fold {
 namespace {
@@ -125,6 +126,30 @@ void FoldSink::Write(std::ostream& out) const {
     }
   }
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+}
+
+void FoldSink::WriteJson(std::ostream& out) const {
+  std::vector<const std::pair<const std::string, uint64_t>*> v;
+  v.reserve(stacks_.size());
+  for (const auto& kv : stacks_) v.push_back(&kv);
+  std::sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->first < b->first; });
+  nlohmann::json stacks = nlohmann::json::array();
+  uint64_t total = 0;
+  for (auto* kv : v) {
+    nlohmann::json frames = nlohmann::json::array();
+    std::string_view rest = kv->first;
+    while (true) {
+      size_t semi = rest.find(';');
+      frames.push_back(std::string(rest.substr(0, semi)));
+      if (semi == std::string_view::npos) break;
+      rest.remove_prefix(semi + 1);
+    }
+    stacks.push_back({{"frames", std::move(frames)}, {"count", kv->second}});
+    total += kv->second;
+  }
+  nlohmann::json j = {{"event", filter_}, {"total", total}, {"stacks", std::move(stacks)}};
+  // Replace, not throw, on invalid UTF-8 in symbol names.
+  out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace tk::analyses::fold

@@ -58,6 +58,11 @@ class FoldSink final : public EventSink {
   void Merge(const FoldSink& other);
   // Writes the folded lines sorted bytewise.
   void Write(std::ostream& out) const;
+  // The same stacks as one JSON object, sorted as Write sorts them:
+  //   {"event": "cpu-clock", "total": 123,
+  //    "stacks": [{"frames": ["root", "caller", ..., "leaf"], "count": 7}, ...]}
+  // Frames are the folded names (root first); ';' never occurs inside one (tidied to ':').
+  void WriteJson(std::ostream& out) const;
   size_t distinct_stacks() const { return stacks_.size(); }
   const FoldOptions& options() const { return opt_; }
 

@@ -1,5 +1,6 @@
 // The real binary: usage, help for every command, clear errors on bad input.
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 #include "tests/support/golden.h"
 
 namespace tk::testing {
@@ -31,6 +32,28 @@ TEST(Cli, GarbageIsADataErrorWithOffset) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find(": offset 0: unknown input format"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+// `tk fold --json` carries exactly the stacks and counts of the folded text.
+TEST(Cli, FoldJsonMatchesFoldedText) {
+  std::string in = SourcePath("testdata/fold/proc-g.txt");
+  ASSERT_TRUE(FileExists(in));
+  RunResult text = RunTk({"fold", in});
+  RunResult json = RunTk({"fold", "--json", in});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  nlohmann::json j = nlohmann::json::parse(json.out);
+  std::string rebuilt;
+  uint64_t total = 0;
+  for (const auto& s : j["stacks"]) {
+    std::string line;
+    for (const auto& f : s["frames"]) line += (line.empty() ? "" : ";") + f.get<std::string>();
+    rebuilt += line + " " + std::to_string(s["count"].get<uint64_t>()) + "\n";
+    total += s["count"].get<uint64_t>();
+  }
+  EXPECT_EQ(rebuilt, text.out);
+  EXPECT_EQ(j["total"].get<uint64_t>(), total);
+  EXPECT_GT(total, 0u);
 }
 
 }  // namespace
