@@ -100,14 +100,14 @@ void PrintText(const nlohmann::json& j, std::ostream& out, const std::string& in
       bool scalars = true;
       for (const auto& v : *it) scalars = scalars && !v.is_structured();
       if (scalars) {
-        for (const auto& v : *it) out << " " << (v.is_string() ? v.get<std::string>() : v.dump());
+        for (const auto& v : *it) out << " " << (v.is_string() ? v.get<std::string>() : v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
         out << "\n";
       } else {
         out << "\n";
-        for (const auto& v : *it) out << indent << "  - " << v.dump() << "\n";
+        for (const auto& v : *it) out << indent << "  - " << v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       }
     } else {
-      out << indent << it.key() << ": " << (it->is_string() ? it->get<std::string>() : it->dump())
+      out << indent << it.key() << ": " << (it->is_string() ? it->get<std::string>() : it->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
           << "\n";
     }
   }
@@ -151,7 +151,7 @@ int RunInfo(int argc, char** argv) {
   counter.Fill(j);
   if (diag.total_malformed()) j["malformed_records"] = diag.total_malformed();
   if (json) {
-    std::cout << j.dump(2) << "\n";
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     PrintText(j, std::cout);
   }

@@ -125,7 +125,7 @@ void WriteReportJson(const Results& r, std::ostream& out) {
   json devs = json::array();
   for (const DeviceSummary& d : r.devices) devs.push_back(Device(r, d));
   j["devices"] = devs;
-  out << j.dump(2) << "\n";
+  out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 void WriteLatencyJson(const Results& r, std::ostream& out) {
@@ -147,7 +147,7 @@ void WriteLatencyJson(const Results& r, std::ostream& out) {
                     {"stale_issued", c.stale_issued},
                     {"lost_inflight", c.lost_inflight}});
   }
-  out << json{{"devices", devs}}.dump(2) << "\n";
+  out << json{{"devices", devs}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 // bcc biolatency -j shape: one object per histogram with "val_type" and {interval-start,
@@ -175,15 +175,15 @@ void WriteHistJson(const Results& r, std::ostream& out) {
     if (section) one[section] = key;
     arr.push_back(one);
   }
-  out << arr.dump(2) << "\n";
+  out << arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 void WriteTopJson(const Results& r, std::ostream& out) {
   json arr = json::array();
   for (const TopEntry& t : r.top) arr.push_back(Record(t.rec));
-  out << arr.dump(2) << "\n";
+  out << arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
-void WriteLogLineJson(const IoRecord& rec, std::ostream& out) { out << Record(rec).dump() << "\n"; }
+void WriteLogLineJson(const IoRecord& rec, std::ostream& out) { out << Record(rec).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n"; }
 
 }  // namespace tk::iolat

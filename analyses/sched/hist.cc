@@ -179,7 +179,7 @@ void HistAnalysis::WriteJson(std::ostream& out) const {
     }
     j["sections"] = std::move(secs);
   }
-  out << j.dump(2) << "\n";
+  out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace tk::sched

@@ -107,7 +107,7 @@ void WriteLatencyJson(const LatencyReport& r, std::ostream& out) {
                {"events", r.info.nr_events},
                {"lost_events", r.info.nr_lost_events},
                {"lost_chunks", r.info.nr_lost_chunks}};
-  out << j.dump(2) << "\n";
+  out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace tk::sched

@@ -81,7 +81,7 @@ void TopAnalysis::WriteJson(std::ostream& out) const {
   }
   nlohmann::ordered_json j;
   j["top"] = std::move(arr);
-  out << j.dump(2) << "\n";
+  out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace tk::sched

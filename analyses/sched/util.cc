@@ -85,7 +85,7 @@ void UtilAnalysis::WriteJson(std::ostream& out) const {
   nlohmann::ordered_json j;
   j["cpus"] = std::move(cpus);
   j["total"] = std::move(total);
-  out << j.dump(2) << "\n";
+  out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace tk::sched

@@ -56,5 +56,25 @@ TEST(Cli, FoldJsonMatchesFoldedText) {
   EXPECT_GT(total, 0u);
 }
 
+// A comm that is not UTF-8 (comms are raw bytes) must not abort a JSON report: nlohmann
+// throws on invalid UTF-8 unless told to replace it.
+TEST(Cli, JsonReportsSurviveNonUtf8Comms) {
+  std::string in = SourcePath("tests/cli/bad-utf8-comm.txt");
+  const std::vector<std::vector<std::string>> cmds = {
+      {"sched", "latency", "--json"}, {"sched", "latency", "-p", "--json"},
+      {"sched", "top", "--json"},     {"sched", "hist", "--json"},
+      {"sched", "util", "--json"},    {"info", "--json"},
+      {"iolat", "--json"}};
+  for (std::vector<std::string> args : cmds) {
+    args.push_back(in);
+    RunResult r = RunTk(args);
+    EXPECT_EQ(r.exit_code, 0) << args[0] << " " << args[1] << ": " << r.err;
+    EXPECT_NO_THROW((void)nlohmann::json::parse(r.out)) << args[0] << " " << args[1];
+  }
+  RunResult s = RunTk({"script", "--json", in});
+  EXPECT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_NE(s.out.find("\"prev_comm\""), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tk::testing
