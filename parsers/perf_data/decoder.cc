@@ -27,7 +27,20 @@ bool IsKernelMode(uint16_t misc) {
   return m == kMiscKernel || m == kMiscGuestKernel;
 }
 
+
 }  // namespace
+
+// The body of FORK and EXIT records.
+std::optional<Decoder::TaskRecord> Decoder::ReadTaskRecord(std::string_view body, bool swap) {
+  ByteReader r(body, swap);
+  uint32_t pid, ppid, tid, ptid;
+  uint64_t time;
+  if (!r.Read(&pid) || !r.Read(&ppid) || !r.Read(&tid) || !r.Read(&ptid) || !r.Read(&time)) {
+    return std::nullopt;
+  }
+  return TaskRecord{static_cast<int32_t>(pid), static_cast<int32_t>(ppid),
+                    static_cast<int32_t>(tid), static_cast<int32_t>(ptid), time};
+}
 
 Decoder::Decoder(Metadata& meta, const EventTable& table, const ParseOptions& opts,
                  EventSink& sink, Diagnostics& diag)
@@ -278,47 +291,40 @@ absl::Status Decoder::OnComm(uint16_t misc, std::string_view body, uint64_t off)
 
 // FORK / EXIT: {u32 pid, ppid, tid, ptid, u64 time} + trailer
 absl::Status Decoder::OnFork(uint16_t misc, std::string_view body, uint64_t off) {
-  ByteReader r(body, meta_.swap);
-  uint32_t pid, ppid, tid, ptid;
-  uint64_t time;
-  if (!r.Read(&pid) || !r.Read(&ppid) || !r.Read(&tid) || !r.Read(&ptid) || !r.Read(&time)) {
+  std::optional<TaskRecord> r = ReadTaskRecord(body, meta_.swap);
+  if (!r) {
     Malformed("FORK record too short", off);
     return absl::OkStatus();
   }
-  ParsedSample t = Trailer(body, nullptr);
   // perf marks the FORKs it synthesizes for running tasks with PERF_RECORD_MISC_FORK_EXEC
   // (bit 13): their maps arrive as MMAPs, not by copying the parent's.
-  machine_.OnFork(static_cast<int32_t>(pid), static_cast<int32_t>(tid), static_cast<int32_t>(ppid),
-                  static_cast<int32_t>(ptid), (misc & (1 << 13)) != 0);
-  Event e;
-  e.ts_ns = static_cast<int64_t>(time);
-  e.cpu = t.cpu;
-  e.pid = static_cast<int32_t>(pid);
-  e.tid = static_cast<int32_t>(tid);
-  e.comm = machine_.Comm(e.pid, e.tid);
-  e.name = "fork";
-  e.body = Fork{e.pid, static_cast<int32_t>(ppid), e.tid, static_cast<int32_t>(ptid)};
+  machine_.OnFork(r->pid, r->tid, r->ppid, r->ptid, (misc & (1 << 13)) != 0);
+  Event e = TaskEvent(*r, body, "fork");
+  e.body = Fork{r->pid, r->ppid, r->tid, r->ptid};
   return Emit(e);
 }
 
 absl::Status Decoder::OnExit(uint16_t misc, std::string_view body, uint64_t off) {
-  ByteReader r(body, meta_.swap);
-  uint32_t pid, ppid, tid, ptid;
-  uint64_t time;
-  if (!r.Read(&pid) || !r.Read(&ppid) || !r.Read(&tid) || !r.Read(&ptid) || !r.Read(&time)) {
+  std::optional<TaskRecord> r = ReadTaskRecord(body, meta_.swap);
+  if (!r) {
     Malformed("EXIT record too short", off);
     return absl::OkStatus();
   }
+  Event e = TaskEvent(*r, body, "exit");
+  e.body = Exit{r->pid, r->ppid, r->tid, r->ptid};
+  return Emit(e);
+}
+
+Event Decoder::TaskEvent(const TaskRecord& r, std::string_view body, std::string_view name) {
   ParsedSample t = Trailer(body, nullptr);
   Event e;
-  e.ts_ns = static_cast<int64_t>(time);
+  e.ts_ns = static_cast<int64_t>(r.time);
   e.cpu = t.cpu;
-  e.pid = static_cast<int32_t>(pid);
-  e.tid = static_cast<int32_t>(tid);
+  e.pid = r.pid;
+  e.tid = r.tid;
   e.comm = machine_.Comm(e.pid, e.tid);
-  e.name = "exit";
-  e.body = Exit{e.pid, static_cast<int32_t>(ppid), e.tid, static_cast<int32_t>(ptid)};
-  return Emit(e);
+  e.name = name;
+  return e;
 }
 
 absl::Status Decoder::EmitLost(Lost::Kind kind, uint64_t count, std::string_view body) {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,6 +60,14 @@ class Decoder {
   absl::Status OnComm(uint16_t misc, std::string_view body, uint64_t off);
   absl::Status OnFork(uint16_t misc, std::string_view body, uint64_t off);
   absl::Status OnExit(uint16_t misc, std::string_view body, uint64_t off);
+  // FORK and EXIT share their layout: {u32 pid, ppid, tid, ptid; u64 time}.
+  struct TaskRecord {
+    int32_t pid, ppid, tid, ptid;
+    uint64_t time;
+  };
+  static std::optional<TaskRecord> ReadTaskRecord(std::string_view body, bool swap);
+  // The common part of the Event of a FORK/EXIT record (time, cpu, ids, comm, name).
+  Event TaskEvent(const TaskRecord& r, std::string_view body, std::string_view name);
   absl::Status OnLost(uint16_t misc, std::string_view body, uint64_t off);
   absl::Status OnLostSamples(uint16_t misc, std::string_view body, uint64_t off);
   absl::Status OnThrottle(uint16_t misc, std::string_view body, uint64_t off);
