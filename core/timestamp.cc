@@ -1,6 +1,5 @@
 #include "core/timestamp.h"
 
-#include <cstdio>
 
 namespace tk {
 
@@ -32,21 +31,38 @@ std::optional<int64_t> ParseTimestampNs(std::string_view s) {
   return sec * 1000000000 + frac;
 }
 
-std::string FormatTimestamp(int64_t ns, int digits) {
+void AppendTimestamp(int64_t ns, int digits, std::string* out, int min_sec_width) {
   if (digits < 0) digits = 0;
   if (digits > 9) digits = 9;
   bool neg = ns < 0;
-  uint64_t v = neg ? -static_cast<uint64_t>(ns) : ns;
+  uint64_t v = neg ? -static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
   uint64_t sec = v / 1000000000, frac = v % 1000000000;
   for (int d = 9; d > digits; --d) frac /= 10;
-  char buf[48];
-  if (digits == 0) {
-    std::snprintf(buf, sizeof buf, "%s%llu", neg ? "-" : "", (unsigned long long)sec);
-  } else {
-    std::snprintf(buf, sizeof buf, "%s%llu.%0*llu", neg ? "-" : "", (unsigned long long)sec,
-                  digits, (unsigned long long)frac);
+  char buf[24];
+  char* end = buf + sizeof buf;
+  char* p = end;
+  do {
+    *--p = static_cast<char>('0' + sec % 10);
+    sec /= 10;
+  } while (sec);
+  if (neg) *--p = '-';
+  int width = static_cast<int>(end - p);
+  if (width < min_sec_width) out->append(min_sec_width - width, ' ');
+  out->append(p, end - p);
+  if (digits == 0) return;
+  char fbuf[9];
+  for (int i = digits - 1; i >= 0; --i) {
+    fbuf[i] = static_cast<char>('0' + frac % 10);
+    frac /= 10;
   }
-  return buf;
+  out->push_back('.');
+  out->append(fbuf, digits);
+}
+
+std::string FormatTimestamp(int64_t ns, int digits) {
+  std::string s;
+  AppendTimestamp(ns, digits, &s);
+  return s;
 }
 
 }  // namespace tk

@@ -17,6 +17,9 @@ std::optional<int64_t> ParseTimestampNs(std::string_view s);
 
 // Formats as perf script does: seconds with `digits` decimals (6 = µs, 9 = ns), truncating.
 std::string FormatTimestamp(int64_t ns, int digits = 6);
+// The same, appended to `out` without allocating (for per-event output paths). `min_sec_width`
+// right-aligns the seconds part with spaces ("  267.436250" with width 5 for perf script).
+void AppendTimestamp(int64_t ns, int digits, std::string* out, int min_sec_width = 0);
 
 }  // namespace tk
 

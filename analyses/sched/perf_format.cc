@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <ostream>
 
+#include "core/timestamp.h"
+
 namespace tk::sched {
 
 void AppendF(std::string* out, const char* fmt, ...) {
@@ -48,19 +50,8 @@ void AppendLeft(std::string* out, std::string_view s, int width) {
 }
 
 void AppendUsecTimestamp(std::string* out, int64_t ns, int width) {
-  if (ns < 0) ns = 0;
-  uint64_t u = static_cast<uint64_t>(ns);
-  char buf[40];
-  char* end = buf + sizeof(buf);
-  uint64_t usec = (u % 1000000000) / 1000;
-  char* p = end;
-  for (int i = 0; i < 6; ++i) {
-    *--p = static_cast<char>('0' + usec % 10);
-    usec /= 10;
-  }
-  *--p = '.';
-  p = Digits(u / 1000000000, p);
-  AppendRight(out, std::string_view(p, end - p), width);
+  // "%*s" of "sec.usec": the seconds are right-aligned so that the whole is `width` wide.
+  AppendTimestamp(ns < 0 ? 0 : ns, 6, out, width - 7);
 }
 
 void AppendCpu(std::string* out, int32_t cpu) {
@@ -73,14 +64,7 @@ void AppendCpu(std::string* out, int32_t cpu) {
   out->append(b, sizeof(b));
 }
 
-std::string UsecTimestamp(int64_t ns) {
-  if (ns < 0) ns = 0;
-  uint64_t u = static_cast<uint64_t>(ns);
-  char buf[48];
-  snprintf(buf, sizeof(buf), "%lu.%06lu", static_cast<unsigned long>(u / 1000000000),
-           static_cast<unsigned long>((u % 1000000000) / 1000));
-  return buf;
-}
+std::string UsecTimestamp(int64_t ns) { return FormatTimestamp(ns < 0 ? 0 : ns, 6); }
 
 void AppendSchedTime(std::string* out, uint64_t ns, int width) {
   char buf[40];

@@ -5,6 +5,7 @@
 
 #include "analyses/script/event_text.h"
 #include "analyses/script/json_writer.h"
+#include "core/timestamp.h"
 
 namespace tk::analyses::script {
 namespace {
@@ -12,27 +13,13 @@ namespace {
 constexpr size_t kFlushBytes = 1 << 16;
 
 // "SECONDS.FRACTION" with `digits` decimals (truncated, as perf script), seconds right-aligned
-// in 5 columns for text.
+// in 5 columns for text; an unknown time prints as -1.
 void AppendTime(int64_t ns, int digits, bool pad, std::string* out) {
   if (ns < 0) {
     out->append(pad ? "   -1" : "-1");
     return;
   }
-  uint64_t sec = static_cast<uint64_t>(ns) / 1000000000u;
-  uint64_t frac = static_cast<uint64_t>(ns) % 1000000000u;
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, sec);
-  size_t n = r.ptr - buf;
-  if (pad && n < 5) out->append(5 - n, ' ');
-  out->append(buf, n);
-  out->push_back('.');
-  for (int i = 0; i < 9 - digits; ++i) frac /= 10;
-  char fbuf[9];
-  for (int i = digits - 1; i >= 0; --i) {
-    fbuf[i] = static_cast<char>('0' + frac % 10);
-    frac /= 10;
-  }
-  out->append(fbuf, digits);
+  AppendTimestamp(ns, digits, out, pad ? 5 : 0);
 }
 
 void PadLeft(std::string_view s, size_t width, std::string* out) {

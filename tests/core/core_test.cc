@@ -30,6 +30,11 @@ TEST(Timestamp, FormatsTruncating) {
   EXPECT_EQ(FormatTimestamp(267436250999, 6), "267.436250");
   EXPECT_EQ(FormatTimestamp(1, 9), "0.000000001");
   EXPECT_EQ(FormatTimestamp(5000000000, 0), "5");
+  EXPECT_EQ(FormatTimestamp(-1500000000, 3), "-1.500");
+  std::string s = "x";
+  AppendTimestamp(267436250999, 6, &s, 5);
+  AppendTimestamp(4794564109216123, 9, &s, 5);
+  EXPECT_EQ(s, "x  267.4362504794564.109216123");
 }
 
 TEST(Rwbs, RoundTripsKernelStrings) {
