@@ -1,11 +1,12 @@
 // perf.data reader speed, with the anchor tools timed in the same run.
 //
-//   TK_PERF_BENCH_FILE=/tmp/big.data   a `perf record -a -g` file (~15 MB; not committed)
+//   TK_PERF_BENCH_FILE=/tmp/bench/big.data  a `perf record -a -g` file (~15 MB; not committed)
 //   TK_FLAMEGRAPH=/tmp/FlameGraph      stackcollapse-perf.pl's directory
 //
 // BM_PerfDataTokenize     records framed and time-ordered, nothing decoded (sink wants nothing)
 // BM_PerfDataSamples      samples decoded, no stacks
 // BM_PerfDataStacks       samples with symbolized stacks (what `tk fold` consumes)
+// BM_LoadKallsyms        kernel symbol table from TK_KALLSYMS (default /proc/kallsyms)
 // BM_TkFoldBinary         `tk fold FILE > /dev/null`, the whole command
 // BM_PerfScriptDevNull    anchor: `perf script -i FILE > /dev/null`
 // BM_PerfScriptCollapse   anchor: `perf script -i FILE | stackcollapse-perf.pl > /dev/null`
@@ -16,12 +17,13 @@
 #include "benchmark/benchmark.h"
 #include "core/input.h"
 #include "parsers/perf_data/perf_data_parser.h"
+#include "parsers/symbolize/kallsyms.h"
 
 namespace {
 
 std::string BenchFile() {
   const char* f = std::getenv("TK_PERF_BENCH_FILE");
-  return f ? f : "/tmp/h2/big.data";
+  return f ? f : "/tmp/bench/big.data";
 }
 
 class CountSink final : public tk::EventSink {
@@ -68,13 +70,29 @@ void BM_PerfDataStacks(benchmark::State& state) {
   RunParser(state, tk::EventMask().Add(tk::EventKind::kSample).WithStacks());
 }
 
+void BM_LoadKallsyms(benchmark::State& state) {
+  const char* env = std::getenv("TK_KALLSYMS");
+  std::string path = env ? env : "/proc/kallsyms";
+  size_t symbols = 0;
+  for (auto _ : state) {
+    auto ks = tk::parsers::symbolize::LoadKallsyms(path);
+    if (!ks.ok()) {
+      state.SkipWithError(std::string(ks.status().message()).c_str());
+      return;
+    }
+    symbols += ks->kernel.size();
+    for (const auto& [name, t] : ks->modules) symbols += t.size();
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(symbols));
+}
+
 void Shell(benchmark::State& state, const std::string& cmd) {
   for (auto _ : state) {
     if (std::system(cmd.c_str()) != 0) state.SkipWithError(("failed: " + cmd).c_str());
   }
 }
 
-std::string Tk() { return std::string(TK_SOURCE_DIR) + "/build-h2/tk"; }
+std::string Tk() { return TK_BINARY; }
 std::string Collapse() {
   const char* d = std::getenv("TK_FLAMEGRAPH");
   return std::string(d ? d : "/tmp/FlameGraph") + "/stackcollapse-perf.pl";
@@ -93,6 +111,7 @@ void BM_PerfScriptCollapse(benchmark::State& state) {
 BENCHMARK(BM_PerfDataTokenize)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PerfDataSamples)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PerfDataStacks)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LoadKallsyms)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TkFoldBinary)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_PerfScriptDevNull)->Unit(benchmark::kMillisecond)->Iterations(2);
 BENCHMARK(BM_PerfScriptCollapse)->Unit(benchmark::kMillisecond)->Iterations(2);

@@ -63,6 +63,16 @@ Decoder::Decoder(Metadata& meta, const EventTable& table, const ParseOptions& op
   handlers_[kUnthrottle] = &Decoder::OnUnthrottle;
   handlers_[kKsymbol] = &Decoder::OnKsymbol;
   Refresh();
+  // A file's header has every build id: kernel symbols can load while the first records are
+  // read (pipe mode learns them at the end).
+  if (wants_.stacks() && !meta_.pipe) {
+    for (const EventInfo& ev : meta_.events) {
+      if (!ev.attr.exclude_kernel()) {
+        machine_.PrefetchKernel();
+        break;
+      }
+    }
+  }
 }
 
 Decoder::~Decoder() = default;

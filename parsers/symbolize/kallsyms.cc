@@ -1,35 +1,69 @@
 #include "parsers/symbolize/kallsyms.h"
 
-#include <cctype>
-#include <fstream>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include "absl/strings/str_cat.h"
+#include "core/input.h"
 
 namespace tk::parsers::symbolize {
 namespace {
 
 bool Wanted(char type) {
-  char t = static_cast<char>(std::toupper(static_cast<unsigned char>(type)));
+  char t = static_cast<char>(type & ~0x20);  // ASCII upper case
   return t == 'T' || t == 'W' || t == 'D' || t == 'B';
 }
 
 Binding BindingOf(char type) {
   if (type == 'W' || type == 'w') return type == 'W' ? Binding::kWeak : Binding::kLocal;
-  return std::isupper(static_cast<unsigned char>(type)) ? Binding::kGlobal : Binding::kLocal;
+  return type >= 'A' && type <= 'Z' ? Binding::kGlobal : Binding::kLocal;
+}
+
+// The whole file with read(2): /proc/kallsyms has st_size 0, so it grows as it reads (a
+// 12 MB /proc/kallsyms took 3x longer through istreambuf_iterator).
+bool ReadWhole(const std::string& path, std::string* out) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  size_t used = 0;
+  out->resize(1 << 20);
+  while (true) {
+    if (out->size() - used < (1 << 16)) out->resize(out->size() * 2);
+    ssize_t n = ::read(fd, out->data() + used, out->size() - used);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    used += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  out->resize(used);
+  return true;
 }
 
 }  // namespace
 
 absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return absl::NotFoundError(absl::StrCat(path, ": cannot open kallsyms"));
-  // One buffer holds every name (symbols are views into it).
-  auto buf = std::make_shared<std::string>((std::istreambuf_iterator<char>(f)),
-                                           std::istreambuf_iterator<char>());
-  std::string_view text(*buf);
+  // One buffer holds every name (symbols are views into it): the file mapped (a copy in the
+  // build-id cache, --kallsyms), or read whole (/proc/kallsyms has st_size 0).
+  std::shared_ptr<const void> buf;
+  std::string_view text;
+  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
+  if (!in.ok()) return absl::NotFoundError(absl::StrCat(path, ": cannot open kallsyms"));
+  if (std::optional<std::string_view> m = (*in)->mapped(); m && !m->empty()) {
+    text = *m;
+    buf = std::shared_ptr<Input>(std::move(*in));
+  } else {
+    auto copy = std::make_shared<std::string>();
+    if (!ReadWhole(path, copy.get())) {
+      return absl::NotFoundError(absl::StrCat(path, ": cannot open kallsyms"));
+    }
+    text = *copy;
+    buf = std::move(copy);
+  }
   // All symbols (module ones keep their "\t[mod]" suffix) go into one table first: the end
   // of the last kernel symbol before a module's depends on seeing both (symbols__fixup_end).
   SymbolTable all;
+  all.Reserve(text.size() / 40);  // ~44 bytes a line on x86_64 6.x
   KernelSymbols ks;
   uint64_t n = 0;
   while (!text.empty()) {

@@ -35,6 +35,11 @@ struct Machine::KernelState {
   KernelSymbols ks;
 };
 
+struct Machine::KernelLoad {
+  std::optional<KernelSymbols> ks;
+  std::vector<std::string> notes;
+};
+
 namespace {
 
 constexpr std::string_view kUnknown = "[unknown]";
@@ -244,29 +249,58 @@ std::vector<std::string> Machine::TakeNotes() {
   return out;
 }
 
-void Machine::LoadKernel() {
-  kernel_loaded_ = true;
+std::vector<std::string> Machine::KernelCandidates() const {
   std::vector<std::string> candidates;
   if (!opts_.kallsyms.empty()) {
     candidates.push_back(opts_.kallsyms);
-  } else {
-    if (opts_.use_buildid_cache && !kernel_build_id_.empty() && !opts_.buildid_dir.empty()) {
-      candidates.push_back(BuildIdPath(kernel_build_id_, "kallsyms"));
-      candidates.push_back(absl::StrCat(opts_.buildid_dir, "/[kernel.kallsyms]/", kernel_build_id_, "/kallsyms"));
-    }
-    if (opts_.use_host_kallsyms &&
-        (kernel_build_id_.empty() || HostKernelBuildId() == kernel_build_id_)) {
-      candidates.push_back("/proc/kallsyms");
-    }
+    return candidates;
   }
+  if (opts_.use_buildid_cache && !kernel_build_id_.empty() && !opts_.buildid_dir.empty()) {
+    candidates.push_back(BuildIdPath(kernel_build_id_, "kallsyms"));
+    candidates.push_back(absl::StrCat(opts_.buildid_dir, "/[kernel.kallsyms]/", kernel_build_id_, "/kallsyms"));
+  }
+  if (opts_.use_host_kallsyms &&
+      (kernel_build_id_.empty() || HostKernelBuildId() == kernel_build_id_)) {
+    candidates.push_back("/proc/kallsyms");
+  }
+  return candidates;
+}
+
+// Runs on the prefetch thread: touches nothing of the Machine.
+std::unique_ptr<Machine::KernelLoad> Machine::LoadFirstKallsyms(
+    const std::vector<std::string>& candidates, const std::string& given) {
+  auto r = std::make_unique<KernelLoad>();
   for (const std::string& path : candidates) {
-    if (path != opts_.kallsyms && !Exists(path)) continue;
+    if (path != given && !Exists(path)) continue;
     absl::StatusOr<KernelSymbols> ks = LoadKallsyms(path);
-    if (!ks.ok()) {
-      AddNote(std::string(SV(ks.status().message())));
-      continue;
+    if (ks.ok()) {
+      r->ks = std::move(*ks);
+      return r;
     }
-    kernel_ = std::make_unique<KernelState>(KernelState{std::move(*ks)});
+    r->notes.emplace_back(SV(ks.status().message()));
+  }
+  return r;
+}
+
+void Machine::PrefetchKernel() {
+  if (kernel_loaded_ || kernel_prefetch_.valid()) return;
+  prefetched_candidates_ = KernelCandidates();
+  kernel_prefetch_ = std::async(std::launch::async, &Machine::LoadFirstKallsyms,
+                                prefetched_candidates_, opts_.kallsyms);
+}
+
+void Machine::LoadKernel() {
+  kernel_loaded_ = true;
+  std::vector<std::string> candidates = KernelCandidates();
+  std::unique_ptr<KernelLoad> r;
+  if (kernel_prefetch_.valid() && candidates == prefetched_candidates_) {
+    r = kernel_prefetch_.get();
+  } else {
+    r = LoadFirstKallsyms(candidates, opts_.kallsyms);
+  }
+  for (std::string& n : r->notes) AddNote(std::move(n));
+  if (r->ks) {
+    kernel_ = std::make_unique<KernelState>(KernelState{std::move(*r->ks)});
     ExtendKernelMap();
     return;
   }

@@ -20,7 +20,9 @@
 #define TK_PARSERS_SYMBOLIZE_MACHINE_H_
 
 #include <cstdint>
+#include <future>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -58,6 +60,12 @@ class Machine {
   void OnComm(int32_t pid, int32_t tid, std::string_view comm);
   void OnFork(int32_t pid, int32_t tid, int32_t ppid, int32_t ptid, bool synthesized);
 
+  // Starts loading the kernel's symbols on another thread, for when the first kernel frame
+  // needs them (kallsyms is ~120k lines: a fifth of `tk fold` on one core). Call once the
+  // build ids are known (a file's header); later MMAP2 build ids that change which kallsyms
+  // is right make the first kernel frame load it again, synchronously.
+  void PrefetchKernel();
+
   // The comm of `tid` now (valid while the Machine lives).
   std::string_view Comm(int32_t pid, int32_t tid);
 
@@ -92,6 +100,11 @@ class Machine {
   Frame ResolveIn(const Map* m, uint64_t ip);
   Dso* GetDso(std::string_view name, int kind);
   void Load(Dso* d);
+  // Loaded kernel symbols (or none) and notes about the candidates that failed.
+  struct KernelLoad;
+  std::vector<std::string> KernelCandidates() const;
+  static std::unique_ptr<KernelLoad> LoadFirstKallsyms(const std::vector<std::string>& candidates,
+                                      const std::string& given);
   void LoadKernel();
   void ExtendKernelMap();
   std::vector<std::string> ElfCandidates(const std::string& name, const std::string& id,
@@ -111,6 +124,8 @@ class Machine {
   bool kernel_loaded_ = false;
   struct KernelState;
   std::unique_ptr<KernelState> kernel_;
+  std::vector<std::string> prefetched_candidates_;
+  std::future<std::unique_ptr<KernelLoad>> kernel_prefetch_;  // joined by LoadKernel or the destructor
   std::vector<std::string> notes_;
   size_t notes_taken_ = 0;
   uint64_t dsos_loaded_ = 0;

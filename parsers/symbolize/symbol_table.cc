@@ -104,17 +104,16 @@ void SymbolTable::Finalize(bool kallsyms) {
     }
   }
   if (syms_.back().end == syms_.back().start) syms_.back().end = RoundUp4k(syms_.back().start) + 4096;
-  // symbols__fixup_duplicate
-  std::vector<Symbol> kept;
-  kept.reserve(syms_.size());
-  for (const Symbol& s : syms_) {
-    if (!kept.empty() && kept.back().start == s.start) {
-      if (!PreferFirst(kept.back(), s)) kept.back() = s;
+  // symbols__fixup_duplicate, in place (no second copy of a 100k-symbol table)
+  size_t out = 0;
+  for (size_t i = 1; i < syms_.size(); ++i) {
+    if (syms_[out].start == syms_[i].start) {
+      if (!PreferFirst(syms_[out], syms_[i])) syms_[out] = syms_[i];
       continue;
     }
-    kept.push_back(s);
+    syms_[++out] = syms_[i];
   }
-  syms_ = std::move(kept);
+  syms_.resize(out + 1);
 }
 
 void SymbolTable::AddSorted(uint64_t start, uint64_t size, std::string_view name) {

@@ -40,6 +40,7 @@ class SymbolTable {
   // demangle when first printed — a library has 100k+ symbols and a profile hits a few.
   void AddView(uint64_t start, uint64_t size, std::string_view name, Binding binding,
                bool mangled);
+  void Reserve(size_t n) { syms_.reserve(n); }
   void KeepAlive(std::shared_ptr<const void> storage) { storage_.push_back(std::move(storage)); }
   // The printable name: demangled (once, cached) for C++ names.
   std::string_view NameOf(const Symbol& s) const;
