@@ -65,6 +65,7 @@ int RunFold(int argc, char** argv) {
   // perf script's default header shows only the TID, so stackcollapse shows "?" for the PID
   // of perf.data samples; tk folds perf.data as that pipeline would.
   fo.pid_shown = format != Format::kPerfData && format != Format::kPerfDataPipe;
+  fo.worker_thread = Threads(threads) >= 2;
   analyses::fold::FoldSink sink(fo);
 
   absl::Status st;

@@ -195,6 +195,10 @@ struct Event {
   uint64_t period = 1;        // sample weight; 1 when the source prints none
   bool has_period = false;    // the source printed/recorded a period
   absl::Span<const Frame> stack;  // leaf first; empty when not recorded
+  // The views of `comm` and of every frame's symbol and dso stay valid and unchanged until
+  // the parse ends (perf.data: symbol tables and interned names), so an analysis may keep
+  // them without copying. False where they point into a reused line buffer (text formats).
+  bool stable_views = false;
   Body body;
 
   EventKind kind() const { return static_cast<EventKind>(body.index()); }

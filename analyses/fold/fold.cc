@@ -1,7 +1,11 @@
 #include "analyses/fold/fold.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
 #include <ostream>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -38,7 +42,123 @@ bool SameEventType(std::string_view a, std::string_view b) {
   return b.starts_with(a) && IsModifierSuffix(b.substr(a.size()));
 }
 
+// The second thread of FoldOptions::worker_thread. The caller's thread filters by event type
+// and copies each stack's frames (views stay valid: Event::stable_views) into a batch; the
+// worker builds the folded strings and counts them. At most kMaxQueued batches wait, so
+// memory stays bounded however fast the parser is. Measured on an 18 MB `perf record -a -g`
+// file (166k samples, ~25 frames each): the strings and the hash map were a quarter of
+// `tk fold`'s time on one core.
+class FoldSink::Worker {
+ public:
+  explicit Worker(FoldSink* sink) : sink_(sink), thread_([this] { Run(); }) {
+    current_ = std::make_unique<Batch>();
+  }
+  ~Worker() { Stop(); }
+
+  void Add(const Event& e, uint64_t weight) {
+    current_->items.push_back(Item{e.comm, e.pid, e.tid, weight, e.stack.size()});
+    current_->frames.insert(current_->frames.end(), e.stack.begin(), e.stack.end());
+    if (current_->items.size() >= kBatch) Submit();
+  }
+
+  // Hands over the open batch and waits until every batch is folded.
+  void Drain() {
+    Submit();
+    std::unique_lock<std::mutex> lock(mu_);
+    idle_cv_.wait(lock, [this] { return queue_.empty() && !busy_; });
+  }
+
+  void Stop() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    work_cv_.notify_one();
+    thread_.join();
+  }
+
+ private:
+  static constexpr size_t kBatch = 1024;
+  static constexpr size_t kMaxQueued = 4;
+  struct Item {
+    std::string_view comm;
+    int32_t pid, tid;
+    uint64_t weight;
+    size_t frames;
+  };
+  struct Batch {
+    std::vector<Item> items;
+    std::vector<Frame> frames;
+  };
+
+  void Submit() {
+    if (current_->items.empty()) return;
+    std::unique_ptr<Batch> next;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      idle_cv_.wait(lock, [this] { return queue_.size() < kMaxQueued; });
+      queue_.push_back(std::move(current_));
+      if (!spare_.empty()) {
+        next = std::move(spare_.back());
+        spare_.pop_back();
+      }
+    }
+    work_cv_.notify_one();
+    current_ = next ? std::move(next) : std::make_unique<Batch>();
+  }
+
+  void Run() {
+    std::string key;
+    while (true) {
+      std::unique_ptr<Batch> b;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        work_cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+        if (queue_.empty()) return;  // stopping, nothing left
+        b = std::move(queue_.front());
+        queue_.pop_front();
+        busy_ = true;
+      }
+      idle_cv_.notify_all();  // a queue slot is free
+      size_t at = 0;
+      for (const Item& it : b->items) {
+        sink_->Count(it.comm, it.pid, it.tid, absl::MakeConstSpan(b->frames).subspan(at, it.frames),
+                     it.weight, &key);
+        at += it.frames;
+      }
+      b->items.clear();
+      b->frames.clear();
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        busy_ = false;
+        spare_.push_back(std::move(b));
+      }
+      idle_cv_.notify_all();
+    }
+  }
+
+  FoldSink* sink_;
+  std::unique_ptr<Batch> current_;  // the caller's thread only
+  std::mutex mu_;
+  std::condition_variable work_cv_, idle_cv_;
+  std::deque<std::unique_ptr<Batch>> queue_;
+  std::vector<std::unique_ptr<Batch>> spare_;
+  bool busy_ = false, stop_ = false;
+  std::thread thread_;  // last: starts after the members above exist
+};
+
 FoldSink::FoldSink(FoldOptions opt) : opt_(std::move(opt)), filter_(opt_.event_filter) {}
+
+FoldSink::~FoldSink() = default;
+
+absl::Status FoldSink::Finish() {
+  if (worker_) {
+    worker_->Drain();
+    worker_.reset();
+  }
+  return absl::OkStatus();
+}
 
 void FoldSink::SetDefaultType(std::string_view name) {
   if (!opt_.event_filter.empty() || !filter_.empty()) return;
@@ -61,41 +181,53 @@ bool FoldSink::Keep(std::string_view name) {
 }
 
 // "comm", "comm-PID" or "comm-PID/TID", spaces in the comm as '_'.
-void FoldSink::AppendRoot(const Event& e) {
-  size_t from = key_.size();
-  key_.append(e.comm);
-  std::replace(key_.begin() + from, key_.end(), ' ', '_');
+void FoldSink::AppendRoot(std::string_view comm, int32_t pid, int32_t tid,
+                          std::string* key) const {
+  size_t from = key->size();
+  key->append(comm);
+  std::replace(key->begin() + from, key->end(), ' ', '_');
   if (!opt_.include_pid && !opt_.include_tid) return;
-  key_.push_back('-');
-  if (opt_.pid_shown && e.pid >= 0) {
-    AppendInt(e.pid, &key_);
+  key->push_back('-');
+  if (opt_.pid_shown && pid >= 0) {
+    AppendInt(pid, key);
   } else {
-    key_.push_back('?');
+    key->push_back('?');
   }
   if (opt_.include_tid) {
-    key_.push_back('/');
-    AppendInt(e.tid, &key_);
+    key->push_back('/');
+    AppendInt(tid, key);
+  }
+}
+
+void FoldSink::Count(std::string_view comm, int32_t pid, int32_t tid,
+                     absl::Span<const Frame> stack, uint64_t weight, std::string* key) {
+  key->clear();
+  AppendRoot(comm, pid, tid, key);
+  FrameNameOptions names = opt_.names;
+  // stackcollapse (as its test results have it) tidies Java names only when the root is
+  // exactly "java": not "java-PID" with --pid.
+  names.java = *key == "java";
+  int frames = 0;
+  for (size_t i = stack.size(); i-- > 0;) frames += AppendFrame(stack[i], names, key);
+  if (frames == 0) return;
+  auto it = stacks_.find(AV(*key));
+  if (it == stacks_.end()) {
+    stacks_.emplace(*key, weight);
+  } else {
+    it->second += weight;
   }
 }
 
 absl::Status FoldSink::OnEvent(const Event& e) {
   if (!IsStackEvent(e.kind()) || !Keep(e.name) || e.stack.empty()) return absl::OkStatus();
-  key_.clear();
-  AppendRoot(e);
-  FrameNameOptions names = opt_.names;
-  // stackcollapse (as its test results have it) tidies Java names only when the root is
-  // exactly "java": not "java-PID" with --pid.
-  names.java = key_ == "java";
-  int frames = 0;
-  for (size_t i = e.stack.size(); i-- > 0;) frames += AppendFrame(e.stack[i], names, &key_);
-  if (frames == 0) return absl::OkStatus();
   uint64_t weight = e.has_period && e.period ? e.period : 1;
-  auto it = stacks_.find(AV(key_));
-  if (it == stacks_.end()) {
-    stacks_.emplace(key_, weight);
-  } else {
-    it->second += weight;
+  if (e.stable_views && opt_.worker_thread) {
+    if (!worker_) worker_ = std::make_unique<Worker>(this);
+    worker_->Add(e, weight);
+    return absl::OkStatus();
   }
+  if (worker_) worker_->Drain();  // the worker owns stacks_ while it has work
+  Count(e.comm, e.pid, e.tid, e.stack, weight, &key_);
   return absl::OkStatus();
 }
 

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -32,6 +33,9 @@ struct FoldOptions {
   // the header had one number. Set false for perf.data so it folds as its default
   // `perf script` output would.
   bool pid_shown = true;
+  // Fold events with stable views (Event::stable_views: perf.data) on a second thread: the
+  // caller's thread then only copies each stack's frames. Results are complete after Finish.
+  bool worker_thread = false;
 };
 
 // "cycles" and "cycles:u" are one event type for filtering ("cycles:u" is cycles counted in
@@ -41,9 +45,12 @@ bool SameEventType(std::string_view a, std::string_view b);
 class FoldSink final : public EventSink {
  public:
   explicit FoldSink(FoldOptions opt);
+  ~FoldSink() override;
 
   EventMask wants() const override { return EventMask::All(); }
   absl::Status OnEvent(const Event& e) override;
+  // Waits for the worker thread (FoldOptions::worker_thread) to fold what it was handed.
+  absl::Status Finish() override;
 
   // Fixes the default event type before any event arrives (a part of a split input: the
   // first event of the whole input decides). Ignored when options set event_filter.
@@ -67,15 +74,21 @@ class FoldSink final : public EventSink {
   const FoldOptions& options() const { return opt_; }
 
  private:
+  class Worker;
+
   bool Keep(std::string_view name);
-  void AppendRoot(const Event& e);
+  // Counts one stack (leaf first) under the root named by comm/pid/tid; `key` is scratch.
+  void Count(std::string_view comm, int32_t pid, int32_t tid, absl::Span<const Frame> stack,
+             uint64_t weight, std::string* key);
+  void AppendRoot(std::string_view comm, int32_t pid, int32_t tid, std::string* key) const;
 
   FoldOptions opt_;
   std::string filter_;
   bool defaulted_ = false;
   std::string first_filtered_;
   std::string key_;  // the stack being built, reused
-  absl::flat_hash_map<std::string, uint64_t> stacks_;
+  absl::flat_hash_map<std::string, uint64_t> stacks_;  // the worker's while it runs
+  std::unique_ptr<Worker> worker_;
 };
 
 }  // namespace tk::analyses::fold

@@ -202,7 +202,8 @@ absl::Status Decoder::OnSample(uint16_t misc, std::string_view body, uint64_t of
   e.cpu = s.cpu;
   e.pid = s.pid;
   e.tid = s.tid;
-  e.comm = machine_.Comm(s.pid, s.tid);
+  const std::string_view comm = machine_.Comm(s.pid, s.tid);
+  e.comm = comm;
   e.name = names_[static_cast<size_t>(ev)];
   e.period = s.has_period ? s.period : (attr.freq() ? 1 : attr.sample_period);
   e.has_period = true;
@@ -231,6 +232,9 @@ absl::Status Decoder::OnSample(uint16_t misc, std::string_view body, uint64_t of
   if (wants_.stacks()) {
     BuildStack(s, misc, attr);
     e.stack = absl::MakeConstSpan(frames_);
+    // The Machine's interned comms, DSO names and symbol tables (unless the tracepoint
+    // decoder named the task from the payload).
+    e.stable_views = e.comm.data() == comm.data();
   }
   return sink_.OnEvent(e);
 }

@@ -14,6 +14,34 @@ constexpr auto kEarlier = [](const ReorderQueue::Entry& a, const ReorderQueue::E
   return a.time != b.time ? a.time < b.time : a.seq < b.seq;
 };
 
+// Sorts [begin, end) by kEarlier when it is a concatenation of already sorted runs, as
+// records are: perf writes each CPU's buffer in turn and every buffer is in time order.
+// Adjacent runs are merged pairwise (O(n log runs)); many runs (a scrambled input) fall
+// back to std::sort.
+void SortRuns(std::vector<ReorderQueue::Entry>::iterator begin,
+              std::vector<ReorderQueue::Entry>::iterator end) {
+  constexpr size_t kMaxRuns = 64;
+  std::vector<std::vector<ReorderQueue::Entry>::iterator> runs = {begin};
+  for (auto it = begin; it != end && it + 1 != end; ++it) {
+    if (!kEarlier(*(it + 1), *it)) continue;
+    runs.push_back(it + 1);
+    if (runs.size() > kMaxRuns) {
+      std::sort(begin, end, kEarlier);
+      return;
+    }
+  }
+  runs.push_back(end);
+  while (runs.size() > 2) {  // runs[i]..runs[i+1] is one sorted run
+    std::vector<std::vector<ReorderQueue::Entry>::iterator> merged = {runs.front()};
+    for (size_t i = 0; i + 2 < runs.size(); i += 2) {
+      std::inplace_merge(runs[i], runs[i + 1], runs[i + 2], kEarlier);
+      merged.push_back(runs[i + 2]);
+    }
+    if (runs.size() % 2 == 0) merged.push_back(runs.back());  // an odd run left over
+    runs = std::move(merged);
+  }
+}
+
 }  // namespace
 
 const char* ReorderQueue::Copy(std::string_view bytes, int32_t* block) {
@@ -49,17 +77,23 @@ void ReorderQueue::Push(uint64_t time, std::string_view bytes, bool stable, uint
 }
 
 // Why not a heap (perf's ordered_events uses a sorted list, Perfetto a heap): records only
-// leave at round boundaries, so one partition + sort per round does the same job. A heap paid
+// leave at round boundaries, so one pass + merge per round does the same job. A heap paid
 // O(log n) scattered moves per record on push and pop: 34% of `tk sched latency` on a 56 MB
-// perf sched recording; partition + sort of the batch is cache-friendly and measured ~3x
-// cheaper there. Order is identical: (time, arrival sequence).
+// perf sched recording; a partition + sort of the batch was ~3x cheaper there, and merging
+// the per-CPU runs instead of sorting halved what was left (an 18 MB `perf record -a -g`).
+// Order is identical: (time, arrival sequence).
 void ReorderQueue::PopUntil(uint64_t limit, bool all, std::vector<Entry>* out) {
-  auto ready_end = all ? heap_.end()
-                       : std::partition(heap_.begin(), heap_.end(),
-                                        [limit](const Entry& e) { return e.time <= limit; });
-  std::sort(heap_.begin(), ready_end, kEarlier);
-  out->insert(out->end(), heap_.begin(), ready_end);
-  heap_.erase(heap_.begin(), ready_end);
+  size_t first = out->size();
+  size_t keep = 0;
+  for (const Entry& e : heap_) {  // a stable partition: runs stay runs
+    if (all || e.time <= limit) {
+      out->push_back(e);
+    } else {
+      heap_[keep++] = e;
+    }
+  }
+  heap_.resize(keep);
+  SortRuns(out->begin() + static_cast<long>(first), out->end());
 }
 
 void ReorderQueue::Round(std::vector<Entry>* out) {

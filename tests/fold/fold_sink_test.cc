@@ -18,10 +18,13 @@ struct Ev {
   std::vector<Frame> stack;  // leaf first
 };
 
-std::string Fold(const std::vector<Ev>& evs, FoldOptions o = {}, FoldSink* keep = nullptr) {
+std::string Fold(const std::vector<Ev>& evs, FoldOptions o = {}, FoldSink* keep = nullptr,
+                 bool stable = false) {
   FoldSink sink(o);
-  for (const Ev& v : evs) {
+  for (size_t i = 0; i < evs.size(); ++i) {
+    const Ev& v = evs[i];
     Event e;
+    e.stable_views = stable && i % 7 != 3;  // some go through the caller's thread
     e.comm = v.comm;
     e.pid = v.pid;
     e.tid = v.tid;
@@ -31,6 +34,7 @@ std::string Fold(const std::vector<Ev>& evs, FoldOptions o = {}, FoldSink* keep 
     e.stack = absl::MakeConstSpan(v.stack);
     EXPECT_TRUE(sink.OnEvent(e).ok());
   }
+  EXPECT_TRUE(sink.Finish().ok());
   std::ostringstream out;
   sink.Write(out);
   if (keep) keep->Merge(sink);
@@ -123,6 +127,35 @@ TEST(FoldSink, Merge) {
   all.Write(out);
   EXPECT_EQ(out.str(), "a;f 5\nb;f 1\n");
   EXPECT_EQ(all.distinct_stacks(), 2u);
+}
+
+// The worker thread (stable views, perf.data) folds exactly what the caller's thread would,
+// with non-stable events interleaved, an event type filtered out, and every root option.
+TEST(FoldSink, WorkerThreadFoldsTheSame) {
+  std::vector<std::vector<Frame>> stacks = {
+      {{1, "leaf(int)", "/bin/x"}, {2, "main", "/bin/x"}},
+      {{3, "[unknown]", "/usr/lib/libc.so.6"}, {2, "main", "/bin/x"}},
+      {{4, "Ljava/lang/Thread;::run", "/tmp/perf-9.map"}},
+      {{5, "do_syscall_64", "[kernel.kallsyms]"}, {6, "(skipped)", "/bin/x"}},
+      {{6, "(skipped)", "/bin/x"}}};  // folds to nothing
+  std::vector<std::string> comms = {"java", "dd", "kworker/0:1 x"};
+  std::vector<Ev> evs;
+  for (int i = 0; i < 5000; ++i) {
+    evs.push_back({comms[i % 3], 100 + i % 5, 200 + i % 11, i % 13 == 0 ? "other" : "cycles",
+                   static_cast<uint64_t>(i % 4), i % 9 != 0, stacks[i % stacks.size()]});
+  }
+  for (int opt = 0; opt < 3; ++opt) {
+    FoldOptions o;
+    o.include_pid = opt == 1;
+    o.include_tid = opt == 2;
+    o.names.annotate_kernel = o.names.annotate_jit = true;
+    std::string single = Fold(evs, o);
+    o.worker_thread = true;
+    EXPECT_EQ(Fold(evs, o, nullptr, true), single) << "option set " << opt;
+    if (opt == 0) {
+      EXPECT_NE(single.find("java;java/lang/Thread:::run_[j]"), std::string::npos) << single;
+    }
+  }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // COMPRESSED boundaries, byte-swapped files, killed recordings, bad records.
 #include <zstd.h>
 
+#include <random>
 #include <sstream>
 
 #include "gtest/gtest.h"
@@ -172,6 +173,51 @@ TEST(ReorderQueue, FlushesUpToThePreviousRoundsMaximum) {
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[0].time, 35u);
   EXPECT_EQ(out[1].time, 40u);
+}
+
+// Against a model (everything queued, delivered per round in (time, arrival) order): inputs
+// made of a few sorted per-CPU runs (merged) and scrambled ones (over 64 runs: sorted), with
+// ties between runs.
+TEST(ReorderQueue, MatchesASortedModelForRunsAndScrambledInput) {
+  std::mt19937_64 rng(7);
+  std::string rec(8, '\0');
+  for (int trial = 0; trial < 200; ++trial) {
+    ReorderQueue q;
+    std::vector<std::pair<uint64_t, uint64_t>> pending;  // model: (time, seq)
+    uint64_t seq = 0, max_time = 0, next_flush = 0;
+    bool scrambled = trial % 4 == 3;
+    std::vector<ReorderQueue::Entry> out;
+    std::vector<std::pair<uint64_t, uint64_t>> got, want;
+    auto deliver = [&](uint64_t limit, bool all) {
+      std::vector<std::pair<uint64_t, uint64_t>> ready, rest;
+      for (auto& p : pending) ((all || p.first <= limit) ? ready : rest).push_back(p);
+      std::sort(ready.begin(), ready.end());
+      want.insert(want.end(), ready.begin(), ready.end());
+      pending = rest;
+    };
+    uint64_t base = 0;
+    for (int round = 0; round < 6; ++round) {
+      int cpus = 1 + static_cast<int>(rng() % 8);
+      for (int cpu = 0; cpu < cpus; ++cpu) {
+        uint64_t t = base + rng() % 50;
+        int n = static_cast<int>(rng() % 40);
+        for (int i = 0; i < n; ++i) {
+          t = scrambled ? base + rng() % 400 : t + rng() % 5;  // repeats: ties
+          q.Push(t, rec, true, seq);
+          pending.emplace_back(t, seq++);
+          max_time = std::max(max_time, t);
+        }
+      }
+      q.Round(&out);
+      deliver(next_flush, false);
+      next_flush = max_time;
+      base += 100;
+    }
+    q.FlushAll(&out);
+    deliver(0, true);
+    for (const auto& e : out) got.emplace_back(e.time, e.offset);
+    ASSERT_EQ(got, want) << "trial " << trial;
+  }
 }
 
 // Records in per-CPU batches: FINISHED_ROUND ordering puts them in time order.
