@@ -7,6 +7,7 @@
 // BM_PerfDataSamples      samples decoded, no stacks
 // BM_PerfDataStacks       samples with symbolized stacks (what `tk fold` consumes)
 // BM_LoadKallsyms        kernel symbol table from TK_KALLSYMS (default /proc/kallsyms)
+// BM_LoadElf             symbol table of TK_ELF (default gcc 12's cc1plus, 30k symbols)
 // BM_TkFoldBinary         `tk fold FILE > /dev/null`, the whole command
 // BM_PerfScriptDevNull    anchor: `perf script -i FILE > /dev/null`
 // BM_PerfScriptCollapse   anchor: `perf script -i FILE | stackcollapse-perf.pl > /dev/null`
@@ -17,6 +18,7 @@
 #include "benchmark/benchmark.h"
 #include "core/input.h"
 #include "parsers/perf_data/perf_data_parser.h"
+#include "parsers/symbolize/elf_symbols.h"
 #include "parsers/symbolize/kallsyms.h"
 
 namespace {
@@ -86,6 +88,21 @@ void BM_LoadKallsyms(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(symbols));
 }
 
+void BM_LoadElf(benchmark::State& state) {
+  const char* env = std::getenv("TK_ELF");
+  std::string path = env ? env : "/usr/lib/gcc/x86_64-linux-gnu/12/cc1plus";
+  size_t symbols = 0;
+  for (auto _ : state) {
+    auto img = tk::parsers::symbolize::LoadElf({path}, "");
+    if (!img) {
+      state.SkipWithError(("cannot load " + path).c_str());
+      return;
+    }
+    symbols += img->symbols.size();
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(symbols));
+}
+
 void Shell(benchmark::State& state, const std::string& cmd) {
   for (auto _ : state) {
     if (std::system(cmd.c_str()) != 0) state.SkipWithError(("failed: " + cmd).c_str());
@@ -112,6 +129,7 @@ BENCHMARK(BM_PerfDataTokenize)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PerfDataSamples)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PerfDataStacks)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LoadKallsyms)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LoadElf)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TkFoldBinary)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_PerfScriptDevNull)->Unit(benchmark::kMillisecond)->Iterations(2);
 BENCHMARK(BM_PerfScriptCollapse)->Unit(benchmark::kMillisecond)->Iterations(2);

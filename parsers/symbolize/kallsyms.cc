@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "core/input.h"
@@ -66,27 +67,28 @@ absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path) {
   all.Reserve(text.size() / 40);  // ~44 bytes a line on x86_64 6.x
   KernelSymbols ks;
   uint64_t n = 0;
-  while (!text.empty()) {
-    size_t nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  while (p < end) {
     // "ffffffff81000000 T _text" — address, type letter, name[\t[module]]
-    size_t sp1 = line.find(' ');
-    if (sp1 == std::string_view::npos || sp1 == 0 || sp1 > 16 || sp1 + 3 > line.size() ||
-        line[sp1 + 2] != ' ') {
-      continue;
-    }
-    char type = line[sp1 + 1];
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+    if (!nl) nl = end;
+    const char* q = p;
     uint64_t addr = 0;
     bool hex = true;
-    for (char c : line.substr(0, sp1)) {
+    for (; q < nl && *q != ' '; ++q) {
+      char c = *q;
       int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-      if (d < 0) hex = false;
+      hex = hex && d >= 0;
       addr = addr << 4 | static_cast<uint64_t>(d < 0 ? 0 : d);
     }
-    std::string_view name = line.substr(sp1 + 3);
-    if (!hex) continue;
-    if (name == "_text" && (type == 'T' || type == 't')) ks.text = addr;
+    size_t digits = static_cast<size_t>(q - p);
+    bool ok = hex && digits > 0 && digits <= 16 && nl - q >= 3 && q[2] == ' ';
+    char type = ok ? q[1] : 0;
+    std::string_view name = ok ? std::string_view(q + 3, static_cast<size_t>(nl - q - 3)) : "";
+    p = nl + 1;
+    if (!ok) continue;
+    if ((type == 'T' || type == 't') && name == "_text") ks.text = addr;
     if (!Wanted(type) || name.empty() || name[0] == '$') continue;
     all.AddView(addr, 0, name, BindingOf(type), false);
     ++n;
@@ -95,7 +97,8 @@ absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path) {
   all.Finalize(true);
   // Module symbols to their module's table; what is left is the kernel's (already final).
   for (const Symbol& s : all.symbols()) {
-    size_t tab = s.name.find('\t');
+    if (!IsModuleSymbol(s.name)) continue;
+    size_t tab = s.name.rfind('\t');
     if (tab == std::string_view::npos) continue;
     std::string_view mod = s.name.substr(tab + 1);
     if (mod.size() >= 2 && mod.front() == '[' && mod.back() == ']') mod = mod.substr(1, mod.size() - 2);
@@ -103,7 +106,9 @@ absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path) {
     if (it == ks.modules.end()) it = ks.modules.emplace(std::string(mod), SymbolTable()).first;
     it->second.AddView(s.start, s.end - s.start, s.name.substr(0, tab), s.binding, false);
   }
-  all.EraseIf([](const Symbol& s) { return s.name.find('\t') != std::string_view::npos; });
+  all.EraseIf([](const Symbol& s) {
+    return IsModuleSymbol(s.name) && s.name.find('\t') != std::string_view::npos;
+  });
   ks.kernel = std::move(all);
   ks.kernel.KeepAlive(buf);
   for (auto& [name, table] : ks.modules) {

@@ -21,6 +21,10 @@
 
 namespace tk::parsers::symbolize {
 
+// A kallsyms module symbol as kallsyms.cc stores it: "name\t[module]" (perf tests for a
+// '['; a kernel symbol name never ends in ']').
+inline bool IsModuleSymbol(std::string_view name) { return !name.empty() && name.back() == ']'; }
+
 enum class Binding : uint8_t { kLocal, kGlobal, kWeak };
 
 struct Symbol {
@@ -29,7 +33,6 @@ struct Symbol {
   std::string_view name;  // as stored: mangled when `mangled`
   Binding binding = Binding::kGlobal;
   bool mangled = false;   // a C++ name demangled on first use (NameOf)
-  uint32_t seq = 0;       // insertion order: the tie-break among equal starts
 };
 
 class SymbolTable {
@@ -60,12 +63,14 @@ class SymbolTable {
   template <typename Pred>
   void EraseIf(Pred drop) {
     std::erase_if(syms_, drop);
+    finalized_ = syms_.size();
   }
 
  private:
   bool PreferFirst(const Symbol& a, const Symbol& b) const;
 
   std::vector<Symbol> syms_;
+  size_t finalized_ = 0;  // syms_[0, finalized_) is sorted and final
   std::deque<std::string> names_;
   std::vector<std::shared_ptr<const void>> storage_;
   // Demangled names: the deque keeps each string in place (frames hold views of them).

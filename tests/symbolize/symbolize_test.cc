@@ -60,7 +60,12 @@ TEST(Kallsyms, TypesModulesAndLastAliasWins) {
                          "ffffffff81000010 t helper\n"
                          "ffffffff81000020 r some_rodata\n"
                          "ffffffff81000030 T next_func\n"
-                         "ffffffffc0001000 t mod_func\t[veth]\n";
+                         "zzzzffff81000040 T not_hex\n"
+                         "ffffffff81000050\n"
+                         "ffffffff81000060 T\n"
+                         "\n"
+                         "ffffffffc0001000 t mod_func\t[veth]\n"
+                         "ffffffffc0002000 t last_func\t[veth]";  // no final newline
   absl::StatusOr<KernelSymbols> ks = LoadKallsyms(path);
   ASSERT_TRUE(ks.ok()) << ks.status();
   EXPECT_EQ(*ks->text, 0xffffffff81000000u);
@@ -69,6 +74,12 @@ TEST(Kallsyms, TypesModulesAndLastAliasWins) {
   EXPECT_EQ(ks->kernel.Find(0xffffffff81000025)->name, "helper");  // 'r' is not loaded
   ASSERT_EQ(ks->modules.count("veth"), 1u);
   EXPECT_EQ(ks->modules["veth"].Find(0xffffffffc0001004)->name, "mod_func");
+  EXPECT_EQ(ks->modules["veth"].Find(0xffffffffc0002004)->name, "last_func");
+  // The last kernel symbol before the modules' ends 4 KiB past its start, page-rounded
+  // (malformed lines in between are skipped, not symbols).
+  EXPECT_EQ(ks->kernel.Find(0xffffffff81001fff)->name, "next_func");
+  EXPECT_EQ(ks->kernel.Find(0xffffffff81002000), nullptr);
+  EXPECT_EQ(ks->kernel.size(), 3u);  // _stext (aliasing _text), helper, next_func
   EXPECT_FALSE(LoadKallsyms("/nonexistent/kallsyms").ok());
 }
 
