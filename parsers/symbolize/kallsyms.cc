@@ -88,7 +88,9 @@ absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path) {
     std::string_view name = ok ? std::string_view(q + 3, static_cast<size_t>(nl - q - 3)) : "";
     p = nl + 1;
     if (!ok) continue;
-    if ((type == 'T' || type == 't') && name == "_text") ks.text = addr;
+    if ((type == 'T' || type == 't') && (name == "_text" || name == "_stext")) {
+      ks.ref_symbols.emplace(name, addr);
+    }
     if (!Wanted(type) || name.empty() || name[0] == '$') continue;
     all.AddView(addr, 0, name, BindingOf(type), false);
     ++n;

@@ -20,7 +20,9 @@ namespace tk::parsers::symbolize {
 struct KernelSymbols {
   SymbolTable kernel;
   std::map<std::string, SymbolTable, std::less<>> modules;  // "veth" -> its symbols
-  std::optional<uint64_t> text;                             // address of _text
+  // Where this kallsyms puts the symbols perf records as the kernel map's reference
+  // ("[kernel.kallsyms]_text" MMAP, pgoff = its address then): "_text", "_stext".
+  std::map<std::string, uint64_t, std::less<>> ref_symbols;
 };
 
 absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path);

@@ -193,6 +193,10 @@ void Machine::OnMmap(int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
   if (kernel_mode) {
     Dso* d = filename.starts_with(kKernelName) ? GetDso(kKernelName, kKernel)
                                                : GetDso(ModuleDsoName(filename), kModule);
+    if (d->kind == kKernel && filename.size() > kKernelName.size()) {
+      kernel_ref_name_ = std::string(filename.substr(kKernelName.size()));
+      kernel_ref_addr_ = pgoff;
+    }
     if (!build_id.empty()) AddBuildId(d->kind == kKernel ? kKernelName : filename, build_id, d->kind == kKernel);
     InsertMap(kernel_maps_, Map{start, end, pgoff, d});
     kernel_frames_.clear();
@@ -301,6 +305,11 @@ void Machine::LoadKernel() {
   for (std::string& n : r->notes) AddNote(std::move(n));
   if (r->ks) {
     kernel_ = std::make_unique<KernelState>(KernelState{std::move(*r->ks)});
+    auto ref = kernel_->ks.ref_symbols.find(kernel_ref_name_);
+    if (!kernel_ref_name_.empty() && ref != kernel_->ks.ref_symbols.end() &&
+        ref->second != kernel_ref_addr_) {
+      kernel_->ks.kernel.Shift(ref->second - kernel_ref_addr_);  // modulo 2^64, both ways
+    }
     ExtendKernelMap();
     return;
   }

@@ -121,6 +121,11 @@ class Machine {
   std::map<std::string, std::unique_ptr<Dso>, std::less<>> dsos_;
   std::map<std::string, std::string, std::less<>> build_ids_;  // path -> id
   std::string kernel_build_id_;
+  // perf's ref_reloc_sym: the "[kernel.kallsyms]_text" MMAP names a symbol ("_text") and
+  // records its address then (pgoff). A kallsyms from another boot (KASLR) puts it elsewhere:
+  // the kernel's symbols are moved by the difference, as perf does.
+  std::string kernel_ref_name_;
+  uint64_t kernel_ref_addr_ = 0;
   bool kernel_loaded_ = false;
   struct KernelState;
   std::unique_ptr<KernelState> kernel_;

@@ -54,6 +54,13 @@ class SymbolTable {
   // SortAdded once to put them in place.
   void AddSorted(uint64_t start, uint64_t size, std::string_view name);
   void SortAdded();
+  // Moves every symbol down by `delta` (kernel symbols of another boot: KASLR).
+  void Shift(uint64_t delta) {
+    for (Symbol& s : syms_) {
+      s.start -= delta;
+      s.end -= delta;
+    }
+  }
   // The symbol covering `addr` or nullptr.
   const Symbol* Find(uint64_t addr) const;
 

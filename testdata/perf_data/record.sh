@@ -35,6 +35,7 @@ perf record -q -g -o - -- "$BIN" 45 2>/dev/null > pipe.data
 perf record -q -m 8 -g -o killed.data -- "$BIN" 100000 >/dev/null 2>&1 &
 sleep 1; kill -9 $!; wait $! 2>/dev/null || true
 pkill -9 -f "$BIN 100000" || true
+rm -f ./*.data.old  # perf keeps the previous recording as FILE.old
 
 script() {  # FILE KALLSYMS
   perf --buildid-dir /nonexistent script -i "$1" --symfs symfs --kallsyms "$2" 2>/dev/null

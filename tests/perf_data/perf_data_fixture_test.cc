@@ -2,6 +2,8 @@
 // `perf script` and stackcollapse-perf.pl outputs of the same files, and the third-party
 // files of /work/shared/corpus/perf-data.
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -127,6 +129,34 @@ TEST(PerfDataFixture, FoldMatchesStackcollapse) {
   for (const std::string& a : SymArgs()) args.push_back(a);
   args.push_back(Fixture("multi.data"));
   EXPECT_EQ(RunTk(args).out, ReadFile(Fixture("multi.task-clock.folded")));
+}
+
+// A kallsyms from another boot of the same kernel (KASLR moved it by 32 MiB): kernel frames
+// still resolve, by the recorded "[kernel.kallsyms]_text" address, as `perf script
+// --kallsyms` of that file does (checked when the fixture was made: identical output).
+TEST(PerfDataFixture, KallsymsOfAnotherBootIsRelocated) {
+  std::string shifted = ::testing::TempDir() + "/kallsyms.kaslr";
+  {
+    std::ofstream out(shifted);
+    std::istringstream in(ReadFile(Fixture("kallsyms")));
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty()) continue;
+      size_t sp = line.find(' ');
+      uint64_t addr = std::stoull(std::string(line.substr(0, sp)), nullptr, 16) + 0x2000000;
+      char hex[17];
+      std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(addr));
+      out << hex << line.substr(sp) << "\n";
+    }
+  }
+  for (const char* f : {"g", "z"}) {
+    std::vector<std::string> args = {"fold", "--symfs", Fixture("symfs"), "--kallsyms", shifted,
+                                     "--no-buildid-cache", "--no-host-kallsyms",
+                                     Fixture(std::string(f) + ".data")};
+    RunResult r = RunTk(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, ReadFile(Fixture(std::string(f) + ".folded"))) << f;
+  }
 }
 
 TEST(PerfDataFixture, InfoJson) {

@@ -68,7 +68,8 @@ TEST(Kallsyms, TypesModulesAndLastAliasWins) {
                          "ffffffffc0002000 t last_func\t[veth]";  // no final newline
   absl::StatusOr<KernelSymbols> ks = LoadKallsyms(path);
   ASSERT_TRUE(ks.ok()) << ks.status();
-  EXPECT_EQ(*ks->text, 0xffffffff81000000u);
+  EXPECT_EQ(ks->ref_symbols.at("_text"), 0xffffffff81000000u);
+  EXPECT_EQ(ks->ref_symbols.at("_stext"), 0xffffffff81000000u);
   // Both at _text have size 0 but the last one extends to helper: it is kept.
   EXPECT_EQ(ks->kernel.Find(0xffffffff81000005)->name, "_stext");
   EXPECT_EQ(ks->kernel.Find(0xffffffff81000025)->name, "helper");  // 'r' is not loaded
