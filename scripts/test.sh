@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The test command: installs dependencies, builds tk (Release) and runs the whole suite, then
-# builds again with ASan+UBSan (clang) and runs the unit and golden tests under it, then runs
-# every libFuzzer target for a bounded time on its seed corpus. Idempotent.
+# builds again with ASan+UBSan (clang) and runs the unit and golden tests under it, then with
+# ThreadSanitizer for the tests that run tk's threads, then runs every libFuzzer target for a
+# bounded time on its seed corpus. Idempotent.
 #
-#   TK_SKIP_SANITIZE=1  skip the sanitizer build     TK_SKIP_FUZZ=1  skip fuzzing
+#   TK_SKIP_SANITIZE=1  skip the sanitizer builds    TK_SKIP_FUZZ=1  skip fuzzing
 #   TK_FUZZ_SECONDS=N   seconds per fuzz target (default 30)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +25,16 @@ if [ "${TK_SKIP_SANITIZE:-0}" != 1 ]; then
   # Live-recording tests run in the Release pass; under ASan only the unit and golden tests.
   (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
      ctest --output-on-failure -j"$JOBS" -LE live)
+fi
+
+if [ "${TK_SKIP_SANITIZE:-0}" != 1 ]; then
+  echo "== ThreadSanitizer build and threaded tests" >&2
+  # Threads: FoldSink's worker and the kallsyms prefetch (perf.data), the 2-thread text fold.
+  CC=clang CXX=clang++ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DTK_SANITIZE_THREAD=ON -DTK_BENCH=OFF >/dev/null
+  cmake --build build-tsan -j"$JOBS" --target tk fold_test fold_golden_test perf_data_fixture_test
+  (cd build-tsan && TSAN_OPTIONS=halt_on_error=1 \
+     ctest --output-on-failure -j"$JOBS" -LE live -R '^(FoldSink|TextFold|FoldGolden|PerfDataFixture)')
 fi
 
 if [ "${TK_SKIP_FUZZ:-0}" != 1 ]; then
