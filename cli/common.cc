@@ -30,7 +30,8 @@ void AddSymbolOptions(CLI::App& app, ParseOptions* opts) {
   app.add_flag("!--no-buildid-cache", opts->use_buildid_cache,
                "Do not look in perf's build-id cache (~/.debug)");
   app.add_flag("!--no-host-kallsyms", opts->use_host_kallsyms,
-               "Never read /proc/kallsyms, even when the build id matches");
+               "Never use this host's kernel symbols (/proc/kallsyms, the vdso), even when the "
+               "build id matches");
 }
 
 int Fail(std::string_view message, int code) {

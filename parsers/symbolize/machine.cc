@@ -1,5 +1,9 @@
 #include "parsers/symbolize/machine.h"
 
+#include <unistd.h>
+
+#include <cinttypes>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -103,7 +107,39 @@ Machine::Machine(SymbolizeOptions opts) : opts_(std::move(opts)) {
   idle.comm_set = true;
 }
 
-Machine::~Machine() = default;
+Machine::~Machine() {
+  if (!host_vdso_.empty()) ::unlink(host_vdso_.c_str());
+}
+
+// perf's fallback for [vdso] (machine__findnew_vdso): a copy of its own process's vdso, which
+// is right when the recording ran on this kernel — LoadElf skips it when a recorded build id
+// differs. Pipe mode needs it: build ids come at the end of the stream.
+std::string Machine::HostVdso() {
+  if (host_vdso_tried_) return host_vdso_;
+  host_vdso_tried_ = true;
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  uint64_t lo = 0, hi = 0;
+  while (std::getline(maps, line)) {
+    if (!line.ends_with("[vdso]")) continue;
+    if (std::sscanf(line.c_str(), "%" SCNx64 "-%" SCNx64, &lo, &hi) != 2) return "";
+    break;
+  }
+  if (lo == 0 || hi <= lo || hi - lo > (64u << 10)) return "";
+  const char* tmp = std::getenv("TMPDIR");
+  std::string path = absl::StrCat(tmp && *tmp ? tmp : "/tmp", "/tk-vdso-XXXXXX");
+  int fd = ::mkstemp(path.data());
+  if (fd < 0) return "";
+  // write(2) reads the vdso pages in the kernel: no user-space load of them.
+  bool ok = ::write(fd, reinterpret_cast<const void*>(lo), hi - lo) == static_cast<ssize_t>(hi - lo);
+  ::close(fd);
+  if (!ok) {
+    ::unlink(path.c_str());
+    return "";
+  }
+  host_vdso_ = path;
+  return host_vdso_;
+}
 
 void Machine::AddBuildId(std::string_view filename, std::string_view build_id, bool kernel) {
   if (build_id.empty()) return;
@@ -367,7 +403,11 @@ void Machine::Load(Dso* d) {
     // No recorded build id: perf reads the file's own, then looks for it in the cache.
     id = ReadElfBuildId(opts_.symfs + d->name).value_or("");
   }
-  std::optional<ElfImage> img = LoadElf(ElfCandidates(d->name, id, d->kind == kVdso), id);
+  std::vector<std::string> candidates = ElfCandidates(d->name, id, d->kind == kVdso);
+  if (d->kind == kVdso && opts_.use_host_kallsyms) {
+    if (std::string host = HostVdso(); !host.empty()) candidates.push_back(host);
+  }
+  std::optional<ElfImage> img = LoadElf(candidates, id);
   if (!img) return;
   d->own = std::move(img->symbols);
   d->syms = &d->own;

@@ -38,7 +38,7 @@ struct SymbolizeOptions {
   std::string symfs;             // prefix for recorded DSO paths; empty = none
   std::string kallsyms;          // kernel symbols file; empty = cache / host
   bool use_buildid_cache = true;
-  bool use_host_kallsyms = true;
+  bool use_host_kallsyms = true;  // this host's kernel symbols: /proc/kallsyms, its vdso
   std::string buildid_dir;       // perf's cache; empty = $HOME/.debug
 };
 
@@ -109,6 +109,7 @@ class Machine {
   void ExtendKernelMap();
   std::vector<std::string> ElfCandidates(const std::string& name, const std::string& id,
                                          bool vdso) const;
+  std::string HostVdso();
   std::string BuildIdPath(const std::string& build_id, std::string_view file) const;
   void AddNote(std::string note);
 
@@ -132,6 +133,8 @@ class Machine {
   std::vector<std::string> prefetched_candidates_;
   std::future<std::unique_ptr<KernelLoad>> kernel_prefetch_;  // joined by LoadKernel or the destructor
   std::vector<std::string> notes_;
+  std::string host_vdso_;  // a temporary copy of this process's vdso, removed at the end
+  bool host_vdso_tried_ = false;
   size_t notes_taken_ = 0;
   uint64_t dsos_loaded_ = 0;
   // Last lookup (samples of one process come in runs).

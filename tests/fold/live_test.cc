@@ -41,5 +41,31 @@ TEST(FoldLive, PerfDataFoldsLikeItsPerfScriptText) {
   (void)!std::system(("rm -rf " + d).c_str());
 }
 
+// Pipe mode (`perf record -o -`) learns build ids only at the end of the stream; [vdso] frames
+// then resolve through this host's vdso, as perf script does. From the file and from stdin.
+TEST(FoldLive, PipeModeVdsoFramesLikePerfScript) {
+  if (std::system("command -v perf > /dev/null 2>&1") != 0) GTEST_SKIP() << "no perf";
+  char dir[] = "/tmp/tk_fold_pipeXXXXXX";
+  if (!mkdtemp(dir)) GTEST_SKIP() << "no temporary directory";
+  std::string d = dir;
+  // perl's time() is the vdso's time(): most samples end in [vdso].
+  std::string rec = "perf record -q -g -F 2999 -o - -- perl -e 'my $t = 0; $t += time for "
+                    "1..3000000' 2>/dev/null > " + d + "/p.pipe";
+  if (std::system(rec.c_str()) != 0) {
+    (void)!std::system(("rm -rf " + d).c_str());
+    GTEST_SKIP() << "perf record is not permitted here";
+  }
+  ASSERT_EQ(std::system(("perf script -i " + d + "/p.pipe > " + d + "/p.txt 2>/dev/null").c_str()),
+            0);
+  RunResult text = RunTk({"fold", d + "/p.txt"});
+  RunResult file = RunTk({"fold", d + "/p.pipe"});
+  RunResult in = RunTk({"fold", "-"}, d + "/p.pipe");
+  EXPECT_EQ(file.exit_code, 0) << file.err;
+  EXPECT_FALSE(text.out.empty());
+  EXPECT_EQ(file.out, text.out) << UnifiedDiff(text.out, file.out, 20);
+  EXPECT_EQ(in.out, file.out);
+  (void)!std::system(("rm -rf " + d).c_str());
+}
+
 }  // namespace
 }  // namespace tk::testing
