@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "parsers/perf_data/byte_reader.h"
+#include "core/byte_reader.h"
 
 namespace tk::parsers::perf_data {
 

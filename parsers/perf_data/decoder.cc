@@ -2,8 +2,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "core/byte_reader.h"
 #include "parsers/perf_data/abi.h"
-#include "parsers/perf_data/byte_reader.h"
 #include "parsers/tep/tep_decoder.h"
 #include "parsers/tep/tracing_data.h"
 
@@ -143,7 +143,7 @@ void Decoder::BuildStack(const ParsedSample& s, uint16_t misc, const EventAttr& 
   enum Mode { kUser, kKernel, kOther } mode = kUser;
   int n = 0;
   for (uint64_t i = 0; i < s.callchain_nr && n < kMaxStack; ++i) {
-    uint64_t ip = LoadU64(s.callchain.data() + i * 8, meta_.swap);
+    uint64_t ip = Load<uint64_t>(s.callchain.data() + i * 8, meta_.swap);
     if (ip >= kContextMax) {
       // perf 6.1 knows these markers; any other one ("invalid callchain context", e.g. a
       // stray 0xffffffffffffffff at the end of a user chain) makes it drop the whole stack.

@@ -75,7 +75,7 @@ absl::Status ReadFeatures(std::string_view file, const uint64_t bits[4], Metadat
 
 bool DetectByteOrder(std::string_view head, bool* swap) {
   if (head.size() < 8) return false;
-  uint64_t magic = LoadU64(head.data(), false);
+  uint64_t magic = Load<uint64_t>(head.data(), false);
   if (magic == kMagic2) {
     *swap = false;
     return true;

@@ -4,8 +4,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "core/byte_reader.h"
 #include "parsers/perf_data/abi.h"
-#include "parsers/perf_data/byte_reader.h"
 
 namespace tk::parsers::perf_data {
 namespace {

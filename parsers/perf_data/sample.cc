@@ -1,7 +1,7 @@
 #include "parsers/perf_data/sample.h"
 
+#include "core/byte_reader.h"
 #include "parsers/perf_data/abi.h"
-#include "parsers/perf_data/byte_reader.h"
 
 namespace tk::parsers::perf_data {
 namespace {
@@ -151,12 +151,12 @@ int EventTable::EventOf(uint32_t type, std::string_view body) const {
     if (layout_.id_pos < 0) return 0;
     size_t off = static_cast<size_t>(layout_.id_pos) * 8;
     if (body.size() < off + 8) return -1;
-    id = LoadU64(body.data() + off, swap_);
+    id = Load<uint64_t>(body.data() + off, swap_);
   } else {
     if (layout_.is_pos < 0 || !attrs_[0].sample_id_all()) return 0;
     size_t back = static_cast<size_t>(layout_.is_pos) * 8;
     if (body.size() < back) return -1;
-    id = LoadU64(body.data() + body.size() - back, swap_);
+    id = Load<uint64_t>(body.data() + body.size() - back, swap_);
   }
   if (id == 0) return 0;
   auto it = by_id_.find(id);
@@ -181,7 +181,7 @@ uint64_t EventTable::TimeOf(uint32_t type, std::string_view body) const {
     off = body.size() - n + ((st & kSampleTid) ? 8 : 0);
   }
   if (body.size() < off + 8) return 0;
-  return LoadU64(body.data() + off, swap_);
+  return Load<uint64_t>(body.data() + off, swap_);
 }
 
 }  // namespace tk::parsers::perf_data

@@ -34,7 +34,7 @@ struct ParsedSample {
   int32_t cpu = -1;
   uint64_t period = 0;
   bool has_period = false;
-  std::string_view callchain;  // nr u64 entries in file byte order (read with LoadU64)
+  std::string_view callchain;  // nr u64 entries in file byte order (read with Load<uint64_t>)
   uint64_t callchain_nr = 0;
   bool has_callchain = false;
   std::string_view raw;

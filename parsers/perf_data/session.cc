@@ -5,8 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "core/byte_reader.h"
 #include "parsers/perf_data/abi.h"
-#include "parsers/perf_data/byte_reader.h"
 #include "parsers/perf_data/decoder.h"
 #include "parsers/perf_data/file_header.h"
 #include "parsers/perf_data/header_records.h"
@@ -34,7 +34,7 @@ absl::Status Open(Input& in, Metadata* meta, std::unique_ptr<Tokenizer>* tok) {
     return absl::InvalidArgumentError("offset 0: not a perf.data file (bad magic)");
   }
   if (head->size() < 16) return absl::InvalidArgumentError("offset 8: perf.data header truncated");
-  if (LoadU64(head->data() + 8, swap) == kPipeHeaderSize) {
+  if (Load<uint64_t>(head->data() + 8, swap) == kPipeHeaderSize) {
     meta->swap = swap;
     meta->pipe = true;
     meta->header_size = kPipeHeaderSize;

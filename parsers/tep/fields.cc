@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "parsers/tep/byte_reader.h"
+#include "core/byte_reader.h"
 
 extern "C" {
 #include <traceevent/event-parse.h>
@@ -72,7 +72,7 @@ int FixedSize(struct tep_event* ev) {
 std::optional<int64_t> FieldReader::Int(const FieldRef& f) const {
   if (!f.present() || !ScalarSize(f.size)) return std::nullopt;
   if (static_cast<size_t>(f.offset) + f.size > raw_.size()) return std::nullopt;
-  uint64_t v = LoadUnsigned(raw_.data() + f.offset, f.size, big_endian_);
+  uint64_t v = LoadUnsigned(raw_.data() + f.offset, f.size, NeedsSwap(big_endian_));
   return SignExtend(v, f.size, f.is_signed());
 }
 
@@ -84,7 +84,8 @@ std::optional<std::string_view> FieldReader::Bytes(const FieldRef& f) const {
   }
   // __data_loc: u32 = (length << 16) | offset; __rel_loc: offset from the field's end.
   if (f.size != 4 || static_cast<size_t>(f.offset) + 4 > raw_.size()) return std::nullopt;
-  uint32_t loc = static_cast<uint32_t>(LoadUnsigned(raw_.data() + f.offset, 4, big_endian_));
+  uint32_t loc =
+      static_cast<uint32_t>(LoadUnsigned(raw_.data() + f.offset, 4, NeedsSwap(big_endian_)));
   size_t off = loc & 0xffff;
   size_t len = loc >> 16;
   if (f.flags & TEP_FIELD_IS_RELATIVE) off += f.offset + f.size;
@@ -118,7 +119,7 @@ bool AppendFieldText(const FieldReader& r, const FieldRef& f, bool big_endian, s
     out->push_back('[');
     for (size_t i = 0; i < b->size(); i += elem) {
       if (i) out->push_back(',');
-      uint64_t v = LoadUnsigned(b->data() + i, elem, big_endian);
+      uint64_t v = LoadUnsigned(b->data() + i, elem, NeedsSwap(big_endian));
       AppendInt(SignExtend(v, elem, f.is_signed()), f.is_signed(), out);
     }
     out->push_back(']');

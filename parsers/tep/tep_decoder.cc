@@ -198,7 +198,7 @@ std::unique_ptr<EventInfo> TepDecoder::Impl::Build(struct tep_event* ev) {
 EventInfo* TepDecoder::Impl::Lookup(std::string_view raw) {
   // common_type: u16 at offset 0 in every kernel since 2.6.31.
   if (raw.size() < 2) return nullptr;
-  int id = static_cast<int>(LoadUnsigned(raw.data(), 2, big_endian));
+  int id = static_cast<int>(LoadUnsigned(raw.data(), 2, NeedsSwap(big_endian)));
   if (by_id.empty()) {
     by_id.resize(65536);
     looked_up.resize(65536);

@@ -47,7 +47,7 @@ int FormatId(std::string_view text) {
 absl::Status ReadSizedText(ByteReader& r, std::string_view what, std::string_view* out) {
   uint64_t at = r.offset();
   uint64_t size = 0;
-  if (!r.U64(&size)) return ErrorAt(at, absl::StrCat("truncated ", AV(what), " size"));
+  if (!r.Read(&size)) return ErrorAt(at, absl::StrCat("truncated ", AV(what), " size"));
   if (size > kMaxFormatSize || size > r.remaining()) {
     return ErrorAt(at, absl::StrCat(AV(what), " size ", size, " exceeds the data"));
   }
@@ -237,7 +237,7 @@ absl::Status ReadHeaderInfo(ByteReader& r, TraceEvents& ev) {
 absl::Status ReadFtraceFormats(ByteReader& r, TraceEvents& ev, uint32_t* count) {
   uint64_t at = r.offset();
   uint32_t n = 0;
-  if (!r.U32(&n)) return ErrorAt(at, "truncated ftrace format count");
+  if (!r.Read(&n)) return ErrorAt(at, "truncated ftrace format count");
   if (n > kMaxCount) return ErrorAt(at, absl::StrCat("implausible ftrace format count ", n));
   for (uint32_t i = 0; i < n; ++i) {
     std::string_view text;
@@ -251,7 +251,7 @@ absl::Status ReadFtraceFormats(ByteReader& r, TraceEvents& ev, uint32_t* count) 
 absl::Status ReadEventFormats(ByteReader& r, TraceEvents& ev, uint32_t* count) {
   uint64_t at = r.offset();
   uint32_t systems = 0;
-  if (!r.U32(&systems)) return ErrorAt(at, "truncated event system count");
+  if (!r.Read(&systems)) return ErrorAt(at, "truncated event system count");
   if (systems > kMaxCount) {
     return ErrorAt(at, absl::StrCat("implausible event system count ", systems));
   }
@@ -260,7 +260,7 @@ absl::Status ReadEventFormats(ByteReader& r, TraceEvents& ev, uint32_t* count) {
     at = r.offset();
     std::string_view system;
     uint32_t n = 0;
-    if (!r.CString(&system) || !r.U32(&n)) return ErrorAt(at, "truncated event system");
+    if (!r.CString(&system) || !r.Read(&n)) return ErrorAt(at, "truncated event system");
     if (n > kMaxCount) return ErrorAt(at, absl::StrCat("implausible format count ", n));
     for (uint32_t i = 0; i < n; ++i) {
       std::string_view text;
@@ -278,17 +278,17 @@ absl::StatusOr<std::unique_ptr<TraceEvents>> ParseTracingData(std::string_view d
                                                               TracingDataInfo* info) {
   TracingDataInfo local;
   if (!info) info = &local;
-  ByteReader r(data, false, base_offset);
+  ByteReader r(data, NeedsSwap(false), base_offset);
   if (!r.Expect("\x17\x08\x44tracing")) return ErrorAt(base_offset, "no tracing data magic");
   std::string_view version;
   uint8_t endian = 0, long_size = 0;
   uint32_t page_size = 0;
   uint64_t at = r.offset();
-  if (!r.CString(&version) || !r.U8(&endian) || !r.U8(&long_size)) {
+  if (!r.CString(&version) || !r.Read(&endian) || !r.Read(&long_size)) {
     return ErrorAt(at, "truncated tracing data header");
   }
-  r.set_big_endian(endian != 0);
-  if (!r.U32(&page_size)) return ErrorAt(at, "truncated tracing data header");
+  r.set_swap(NeedsSwap(endian != 0));
+  if (!r.Read(&page_size)) return ErrorAt(at, "truncated tracing data header");
   if (long_size != 4 && long_size != 8) {
     return ErrorAt(at, absl::StrCat("long size ", long_size, " is not 4 or 8"));
   }
@@ -302,17 +302,17 @@ absl::StatusOr<std::unique_ptr<TraceEvents>> ParseTracingData(std::string_view d
   if (absl::Status st = ReadEventFormats(r, *ev, &info->event_formats); !st.ok()) return st;
   uint32_t size32 = 0;
   at = r.offset();
-  if (!r.U32(&size32) || !r.Bytes(size32, &info->kallsyms)) {
+  if (!r.Read(&size32) || !r.Bytes(size32, &info->kallsyms)) {
     return ErrorAt(at, "truncated kallsyms");
   }
   at = r.offset();
-  if (!r.U32(&size32) || !r.Bytes(size32, &info->printk)) {
+  if (!r.Read(&size32) || !r.Bytes(size32, &info->printk)) {
     return ErrorAt(at, "truncated printk formats");
   }
   if (version != "0.5") {
     at = r.offset();
     uint64_t size64 = 0;
-    if (!r.U64(&size64) || size64 > r.remaining() || !r.Bytes(size64, &info->cmdlines)) {
+    if (!r.Read(&size64) || size64 > r.remaining() || !r.Bytes(size64, &info->cmdlines)) {
       return ErrorAt(at, "truncated saved cmdlines");
     }
   }

@@ -28,7 +28,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "parsers/tep/byte_reader.h"
+#include "core/byte_reader.h"
 
 struct tep_handle;
 struct tep_event;

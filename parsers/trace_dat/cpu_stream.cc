@@ -13,8 +13,6 @@ extern "C" {
 namespace tk::parsers::trace_dat {
 namespace {
 
-using tep::LoadUnsigned;
-
 constexpr uint64_t kMissingEvents = uint64_t{1} << 31;
 constexpr uint64_t kMissingStored = uint64_t{1} << 30;
 constexpr uint64_t kCommitMask = (uint64_t{1} << 27) - 1;
@@ -30,14 +28,15 @@ PageCheck CheckPage(std::string_view page, bool big_endian, int long_size) {
     c.problem = "page smaller than its header";
     return c;
   }
-  const uint64_t flags = LoadUnsigned(page.data() + 8, long_size, big_endian);
+  const bool swap = NeedsSwap(big_endian);
+  const uint64_t flags = LoadUnsigned(page.data() + 8, long_size, swap);
   const size_t cap = page.size() - hdr;
   c.commit = static_cast<uint32_t>(flags & kCommitMask);
   const char* d = page.data() + hdr;
   if (flags & kMissingEvents) {
     c.missed = -1;
     if ((flags & kMissingStored) && c.commit + long_size <= cap) {
-      c.missed = static_cast<int64_t>(LoadUnsigned(d + c.commit, long_size, big_endian));
+      c.missed = static_cast<int64_t>(LoadUnsigned(d + c.commit, long_size, swap));
       if (c.missed <= 0) c.missed = -1;
     }
   }
@@ -52,7 +51,7 @@ PageCheck CheckPage(std::string_view page, bool big_endian, int long_size) {
       c.problem = absl::StrCat("record header at data offset ", pos, " crosses the commit");
       break;
     }
-    const uint32_t w = static_cast<uint32_t>(LoadUnsigned(d + pos, 4, big_endian));
+    const uint32_t w = static_cast<uint32_t>(LoadUnsigned(d + pos, 4, swap));
     const uint32_t type_len = big_endian ? w >> 27 : w & 31;
     size_t next = 0;
     if (type_len >= 1 && type_len <= 28) {
@@ -62,7 +61,7 @@ PageCheck CheckPage(std::string_view page, bool big_endian, int long_size) {
         c.problem = absl::StrCat("record at data offset ", pos, " crosses the commit");
         break;
       }
-      const uint32_t arg = static_cast<uint32_t>(LoadUnsigned(d + pos + 4, 4, big_endian));
+      const uint32_t arg = static_cast<uint32_t>(LoadUnsigned(d + pos + 4, 4, swap));
       if (type_len == kTimeExtend || type_len == kTimeStamp) {
         next = pos + 8;
       } else if (type_len == kPadding) {
@@ -109,7 +108,8 @@ CpuStream::CpuStream(std::string_view file, const CpuData& cpu, uint32_t page_si
       Fail(cpu.offset, absl::StrCat("CPU ", cpu.cpu, " data is missing (file truncated)"));
       return;
     }
-    chunks_left_ = static_cast<uint32_t>(LoadUnsigned(file.data() + cpu.offset, 4, big_endian));
+    chunks_left_ =
+        static_cast<uint32_t>(LoadUnsigned(file.data() + cpu.offset, 4, NeedsSwap(big_endian)));
     chunk_cursor_ = cpu.offset + 4;
   } else {
     uint64_t start = std::min<uint64_t>(cpu.offset, file.size());
@@ -134,9 +134,10 @@ bool CpuStream::NextChunk() {
                           " chunks missing)"));
     return false;
   }
-  const uint32_t csize = static_cast<uint32_t>(LoadUnsigned(file_.data() + at, 4, big_endian_));
+  const uint32_t csize =
+      static_cast<uint32_t>(LoadUnsigned(file_.data() + at, 4, NeedsSwap(big_endian_)));
   const uint32_t usize =
-      static_cast<uint32_t>(LoadUnsigned(file_.data() + at + 4, 4, big_endian_));
+      static_cast<uint32_t>(LoadUnsigned(file_.data() + at + 4, 4, NeedsSwap(big_endian_)));
   if (at + 8 + csize > file_.size()) {
     Fail(at, absl::StrCat("CPU ", cpu_.cpu, ": zstd chunk of ", csize,
                           " bytes truncated (file ends at ", file_.size(), ")"));

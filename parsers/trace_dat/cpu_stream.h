@@ -24,7 +24,7 @@
 #include <string_view>
 
 #include "absl/status/status.h"
-#include "parsers/tep/byte_reader.h"
+#include "core/byte_reader.h"
 #include "parsers/trace_dat/trace_dat_file.h"
 
 struct kbuffer;

@@ -12,7 +12,6 @@
 namespace tk::parsers::trace_dat {
 namespace {
 
-using tep::ByteReader;
 using tep::ErrorAt;
 
 constexpr std::string_view kMagic("\x17\x08\x44tracing", 10);
@@ -58,11 +57,11 @@ absl::StatusOr<std::string_view> ReadSection(std::string_view file, uint64_t off
     return ErrorAt(off, absl::StrCat("section ", OptionName(want_id), " lies past the end of the ",
                                      file.size(), "-byte file (truncated?)"));
   }
-  ByteReader r(file.substr(off), big_endian, off);
+  ByteReader r(file.substr(off), NeedsSwap(big_endian), off);
   uint16_t id = 0, flags = 0;
   uint32_t string_id = 0;
   uint64_t size = 0;
-  if (!r.U16(&id) || !r.U16(&flags) || !r.U32(&string_id) || !r.U64(&size)) {
+  if (!r.Read(&id) || !r.Read(&flags) || !r.Read(&string_id) || !r.Read(&size)) {
     return ErrorAt(off, "truncated section header");
   }
   if (id != want_id) {
@@ -81,7 +80,7 @@ absl::StatusOr<std::string_view> ReadSection(std::string_view file, uint64_t off
   uint64_t at = r.offset();
   uint32_t csize = 0, usize = 0;
   std::string_view comp;
-  if (!r.U32(&csize) || !r.U32(&usize) || !r.Bytes(csize, &comp)) {
+  if (!r.Read(&csize) || !r.Read(&usize) || !r.Bytes(csize, &comp)) {
     return ErrorAt(at, absl::StrCat("compressed section ", OptionName(want_id), " is truncated"));
   }
   if (absl::Status st = ZstdDecompress(comp, usize, storage); !st.ok()) {
@@ -96,7 +95,7 @@ absl::Status HandleOption(uint16_t id, std::string_view data, uint64_t at, Trace
   if (std::find(f.options.begin(), f.options.end(), id) == f.options.end()) {
     f.options.push_back(id);
   }
-  ByteReader r(data, f.big_endian, at);
+  ByteReader r(data, NeedsSwap(f.big_endian), at);
   switch (id) {
     case kOptDate:  // µs between timestamps and gettimeofday, "0x..." text
       f.ts_offset += ParseIntAuto(OptString(data)) * 1000;
@@ -106,8 +105,8 @@ absl::Status HandleOption(uint16_t id, std::string_view data, uint64_t at, Trace
       break;
     case kOptTsc2Nsec:  // {u32 mult, u32 shift, u64 offset}
       if (data.size() >= 16) {
-        r.U32(&f.tsc_mult);
-        r.U32(&f.tsc_shift);
+        r.Read(&f.tsc_mult);
+        r.Read(&f.tsc_shift);
         if (f.tsc_shift > 63) f.tsc_mult = 0;  // nonsense: leave timestamps raw
       }
       break;
@@ -124,28 +123,28 @@ absl::Status HandleOption(uint16_t id, std::string_view data, uint64_t at, Trace
       f.tracecmd_version = std::string(OptString(data));
       break;
     case kOptCpuCount:
-      r.U32(&f.cpu_count);
+      r.Read(&f.cpu_count);
       break;
     case kOptBuffer:
     case kOptBufferText: {
       Buffer b;
       uint64_t off = 0;
       std::string_view name, clock;
-      if (!r.U64(&off) || !r.CString(&name)) return ErrorAt(at, "truncated BUFFER option");
+      if (!r.Read(&off) || !r.CString(&name)) return ErrorAt(at, "truncated BUFFER option");
       b.name = std::string(name);
       b.latency = id == kOptBufferText;
       if (f.version >= 7) {
         if (!r.CString(&clock)) return ErrorAt(at, "truncated BUFFER option");
         b.clock = std::string(clock);
         uint32_t ncpu = 0;
-        if (!b.latency && (!r.U32(&b.page_size) || !r.U32(&ncpu))) {
+        if (!b.latency && (!r.Read(&b.page_size) || !r.Read(&ncpu))) {
           return ErrorAt(at, "truncated BUFFER option");
         }
         if (ncpu > 65536) return ErrorAt(at, absl::StrCat("BUFFER option with ", ncpu, " CPUs"));
         for (uint32_t i = 0; i < ncpu; ++i) {
           uint32_t cpu = 0;
           CpuData c;
-          if (!r.U32(&cpu) || !r.U64(&c.offset) || !r.U64(&c.size)) {
+          if (!r.Read(&cpu) || !r.Read(&c.offset) || !r.Read(&c.size)) {
             return ErrorAt(at, "truncated BUFFER option CPU list");
           }
           c.cpu = static_cast<int>(cpu);
@@ -163,7 +162,7 @@ absl::Status HandleOption(uint16_t id, std::string_view data, uint64_t at, Trace
     case kOptPrintk:
     case kOptCmdlines: {
       uint64_t off = 0;
-      if (r.U64(&off)) (*section_offsets)[id] = off;
+      if (r.Read(&off)) (*section_offsets)[id] = off;
       break;
     }
     default:
@@ -179,17 +178,17 @@ absl::Status ReadOptions(ByteReader& r, TraceDatFile& f,
   for (;;) {
     uint64_t at = r.offset();
     uint16_t id = 0;
-    if (!r.U16(&id)) return ErrorAt(at, "truncated options");
+    if (!r.Read(&id)) return ErrorAt(at, "truncated options");
     if (id == kOptDone && f.version < 7) return absl::OkStatus();
     uint32_t size = 0;
     std::string_view data;
-    if (!r.U32(&size) || !r.Bytes(size, &data)) {
+    if (!r.Read(&size) || !r.Bytes(size, &data)) {
       return ErrorAt(at, absl::StrCat("option ", OptionName(id), " of ", size,
                                       " bytes is truncated"));
     }
     if (id == kOptDone) {
-      ByteReader d(data, f.big_endian, at + 6);
-      if (!d.U64(next)) return ErrorAt(at, "short DONE option");
+      ByteReader d(data, NeedsSwap(f.big_endian), at + 6);
+      if (!d.Read(next)) return ErrorAt(at, "short DONE option");
       return absl::OkStatus();
     }
     if (absl::Status st = HandleOption(id, data, at + 6, f, sections); !st.ok()) return st;
@@ -206,11 +205,11 @@ absl::Status ReadV6(std::string_view file, TraceDatFile& f) {
   f.kallsyms_bytes = info.kallsyms.size();
   f.printk_bytes = info.printk.size();
   ParseCmdlines(info.cmdlines, &f.comms);
-  ByteReader r(file, f.big_endian);
+  ByteReader r(file, NeedsSwap(f.big_endian));
   r.Seek(info.end);
   uint64_t at = r.offset();
   uint32_t cpus = 0;
-  if (!r.U32(&cpus)) return ErrorAt(at, "truncated CPU count");
+  if (!r.Read(&cpus)) return ErrorAt(at, "truncated CPU count");
   if (cpus > 65536) return ErrorAt(at, absl::StrCat("implausible CPU count ", cpus));
   f.cpu_count = cpus;
   absl::flat_hash_map<uint16_t, uint64_t> unused;
@@ -232,7 +231,7 @@ absl::Status ReadV6(std::string_view file, TraceDatFile& f) {
     for (uint32_t i = 0; i < cpus; ++i) {
       CpuData c;
       c.cpu = static_cast<int>(i);
-      if (!r.U64(&c.offset) || !r.U64(&c.size)) return ErrorAt(at, "truncated flyrecord table");
+      if (!r.Read(&c.offset) || !r.Read(&c.size)) return ErrorAt(at, "truncated flyrecord table");
       top.cpus.push_back(c);
     }
   } else {
@@ -256,7 +255,7 @@ absl::Status ReadOptionChain(std::string_view file, uint64_t off, TraceDatFile& 
     std::string storage;
     auto data = ReadSection(file, off, f.big_endian, kOptDone, &storage);
     if (!data.ok()) return data.status();
-    ByteReader o(*data, f.big_endian, off + 16);
+    ByteReader o(*data, NeedsSwap(f.big_endian), off + 16);
     if (absl::Status st = ReadOptions(o, f, sections, &off); !st.ok()) return st;
   }
   return absl::OkStatus();
@@ -271,7 +270,7 @@ absl::Status ReadMetadataSections(std::string_view file, const SectionOffsets& s
     if (it == sections.end()) return ErrorAt(0, absl::StrCat("no ", OptionName(id), " section"));
     auto data = ReadSection(file, it->second, f.big_endian, id, storage);
     if (!data.ok()) return data.status();
-    return ByteReader(*data, f.big_endian, it->second + 16);
+    return ByteReader(*data, NeedsSwap(f.big_endian), it->second + 16);
   };
   std::string storage;
   auto hi = section(kOptHeaderInfo, &storage);
@@ -291,7 +290,7 @@ absl::Status ReadMetadataSections(std::string_view file, const SectionOffsets& s
     uint64_t size = 0;
     std::string_view text;
     uint64_t at = cl->offset();
-    if (!cl->U64(&size) || size > cl->remaining() || !cl->Bytes(size, &text)) {
+    if (!cl->Read(&size) || size > cl->remaining() || !cl->Bytes(size, &text)) {
       return ErrorAt(at, "truncated saved cmdlines");
     }
     ParseCmdlines(text, &f.comms);
@@ -310,7 +309,7 @@ absl::Status ReadV7(std::string_view file, ByteReader& r, TraceDatFile& f) {
   uint64_t at = r.offset();
   std::string_view zname, zver;
   uint64_t options_off = 0;
-  if (!r.CString(&zname) || !r.CString(&zver) || !r.U64(&options_off)) {
+  if (!r.CString(&zname) || !r.CString(&zver) || !r.Read(&options_off)) {
     return ErrorAt(at, "truncated compression header");
   }
   f.compression = std::string(zname);
@@ -329,10 +328,10 @@ absl::Status ReadV7(std::string_view file, ByteReader& r, TraceDatFile& f) {
     Buffer& b = f.buffers[i];
     uint16_t want = b.latency ? kOptBufferText : kOptBuffer;
     if (it->second + 16 > file.size()) return ErrorAt(it->second, "truncated buffer section");
-    ByteReader h(file.substr(it->second), f.big_endian, it->second);
+    ByteReader h(file.substr(it->second), NeedsSwap(f.big_endian), it->second);
     uint16_t id = 0, flags = 0;
-    h.U16(&id);
-    h.U16(&flags);
+    h.Read(&id);
+    h.Read(&flags);
     if (id != want) return ErrorAt(it->second, absl::StrCat("expected buffer section, found ", id));
     b.compressed = flags & 1;
     if (b.page_size == 0) b.page_size = f.page_size;
@@ -386,11 +385,11 @@ const Buffer* TraceDatFile::TopBuffer() const {
 
 absl::StatusOr<std::unique_ptr<TraceDatFile>> ReadTraceDat(std::string_view data) {
   auto f = std::make_unique<TraceDatFile>();
-  ByteReader r(data, false);
+  ByteReader r(data, NeedsSwap(false));
   if (!r.Expect(kMagic)) return ErrorAt(0, "not a trace.dat file (bad magic)");
   std::string_view version;
   uint8_t endian = 0, long_size = 0;
-  if (!r.CString(&version) || !r.U8(&endian) || !r.U8(&long_size)) {
+  if (!r.CString(&version) || !r.Read(&endian) || !r.Read(&long_size)) {
     return ErrorAt(10, "truncated file header");
   }
   if (version == "6") {
@@ -403,8 +402,8 @@ absl::StatusOr<std::unique_ptr<TraceDatFile>> ReadTraceDat(std::string_view data
   }
   f->big_endian = endian != 0;
   f->long_size = long_size;
-  r.set_big_endian(f->big_endian);
-  if (!r.U32(&f->page_size)) return ErrorAt(r.offset(), "truncated file header");
+  r.set_swap(NeedsSwap(f->big_endian));
+  if (!r.Read(&f->page_size)) return ErrorAt(r.offset(), "truncated file header");
   if (long_size != 4 && long_size != 8) {
     return ErrorAt(r.offset() - 5, absl::StrCat("long size ", long_size, " is not 4 or 8"));
   }

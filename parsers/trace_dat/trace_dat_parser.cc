@@ -8,7 +8,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
-#include "parsers/tep/byte_reader.h"
+#include "core/byte_reader.h"
 #include "parsers/tep/tep_decoder.h"
 #include "parsers/trace_dat/cpu_stream.h"
 #include "parsers/trace_dat/trace_dat_file.h"
@@ -108,7 +108,8 @@ class Merger {
   absl::Status EmitRecord(const CpuStream& s, int64_t ts) {
     EventKind kind;
     if (!decoder_.Classify(s.raw(), &kind)) {
-      uint64_t id = s.raw().size() >= 2 ? tep::LoadUnsigned(s.raw().data(), 2, f_.big_endian) : 0;
+      uint64_t id =
+          s.raw().size() >= 2 ? LoadUnsigned(s.raw().data(), 2, NeedsSwap(f_.big_endian)) : 0;
       diag_.Malformed("records of unknown event or too short", Diagnostics::Unit::kOffset,
                       s.page_offset(),
                       absl::StrCat("CPU ", s.cpu(), ": record of ", s.raw().size(),

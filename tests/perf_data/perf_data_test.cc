@@ -6,10 +6,10 @@
 #include <random>
 #include <sstream>
 
+#include "core/byte_reader.h"
 #include "gtest/gtest.h"
 #include "parsers/perf_data/abi.h"
 #include "parsers/perf_data/attr.h"
-#include "parsers/perf_data/byte_reader.h"
 #include "parsers/perf_data/perf_data_parser.h"
 #include "parsers/perf_data/reorder_queue.h"
 #include "parsers/perf_data/sample.h"
