@@ -197,7 +197,9 @@ absl::Status Decoder::OnSample(uint16_t misc, std::string_view body, uint64_t of
     return absl::OkStatus();
   }
   ++samples_;
-  Event e;
+  // One Event reused, every field set here: a fresh `Event e;` zeroed its 160 bytes with
+  // `rep stos` on every sample, 9% of `tk sched latency` on a 53 MB perf sched recording.
+  Event& e = sample_event_;
   e.ts_ns = s.has_time ? static_cast<int64_t>(s.time) : -1;
   e.cpu = s.cpu;
   e.pid = s.pid;
@@ -207,7 +209,9 @@ absl::Status Decoder::OnSample(uint16_t misc, std::string_view body, uint64_t of
   e.name = names_[static_cast<size_t>(ev)];
   e.period = s.has_period ? s.period : (attr.freq() ? 1 : attr.sample_period);
   e.has_period = true;
-  e.body = Sample{};
+  e.stack = {};
+  e.stable_views = false;
+  e.body.emplace<Sample>();
   if (attr.type == kTypeTracepoint && s.has_raw) {
     if (tep_) {
       EventKind kind;

@@ -90,6 +90,7 @@ class Decoder {
   std::vector<Handler> handlers_;
   std::vector<std::string> names_;  // per event index
   std::vector<Frame> frames_;
+  Event sample_event_;  // OnSample's, reused
   std::unique_ptr<tep::TraceEvents> trace_events_;
   std::unique_ptr<tep::TepDecoder> tep_;
   bool tracing_loaded_ = false;

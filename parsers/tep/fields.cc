@@ -13,15 +13,6 @@ namespace {
 
 bool ScalarSize(int size) { return size == 1 || size == 2 || size == 4 || size == 8; }
 
-int64_t SignExtend(uint64_t v, int size, bool is_signed) {
-  if (!is_signed || size >= 8) return static_cast<int64_t>(v);
-  const int bits = size * 8;
-  const uint64_t sign = uint64_t{1} << (bits - 1);
-  const uint64_t mask = (uint64_t{1} << bits) - 1;
-  v &= mask;
-  return static_cast<int64_t>((v ^ sign) - sign);  // no signed overflow: unsigned arithmetic
-}
-
 void AppendInt(int64_t v, bool as_signed, std::string* out) {
   char buf[24];
   auto res = as_signed ? std::to_chars(buf, buf + sizeof buf, v)
@@ -51,6 +42,7 @@ FieldRef MakeFieldRef(const struct tep_format_field* f) {
   r.size = f->size;
   r.flags = static_cast<uint32_t>(f->flags);
   r.elem = static_cast<int>(f->elementsize);
+  r.sign = r.is_signed();
   return r;
 }
 
@@ -67,13 +59,6 @@ int FixedSize(struct tep_event* ev) {
     }
   }
   return end;
-}
-
-std::optional<int64_t> FieldReader::Int(const FieldRef& f) const {
-  if (!f.present() || !ScalarSize(f.size)) return std::nullopt;
-  if (static_cast<size_t>(f.offset) + f.size > raw_.size()) return std::nullopt;
-  uint64_t v = LoadUnsigned(raw_.data() + f.offset, f.size, NeedsSwap(big_endian_));
-  return SignExtend(v, f.size, f.is_signed());
 }
 
 std::optional<std::string_view> FieldReader::Bytes(const FieldRef& f) const {
