@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -174,6 +175,16 @@ absl::Status Input::EnsureMapped() {
   map_size_ = total;
   munmap_ = true;
   return absl::OkStatus();
+}
+
+void Input::ReleaseBelow(uint64_t offset) {
+  constexpr uint64_t kBatch = 8 << 20;
+  if (!munmap_ || !map_) return;
+  static const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  uint64_t upto = std::min<uint64_t>(offset, map_size_) & ~(page - 1);  // map_ is page-aligned
+  if (upto < released_ + kBatch) return;
+  ::madvise(const_cast<char*>(map_) + released_, upto - released_, MADV_DONTNEED);
+  released_ = upto;
 }
 
 }  // namespace tk

@@ -49,6 +49,12 @@ class Input {
   // the count; 0 means end of input. Peeked bytes are returned first.
   absl::StatusOr<size_t> Read(char* buf, size_t n);
 
+  // Drops this process's pages of a mapped file below `offset` (a parser is done with them),
+  // so resident memory stays flat however large the file: a private read-only file mapping
+  // reads them back from the page cache if they are touched again. Batched per 8 MiB; a no-op
+  // for memory not mapped from a file.
+  void ReleaseBelow(uint64_t offset);
+
   // Bytes handed out by Read so far (the stream offset, for error messages).
   uint64_t offset() const { return offset_; }
 
@@ -63,6 +69,7 @@ class Input {
   const char* map_ = nullptr;
   size_t map_size_ = 0;
   bool munmap_ = false;
+  uint64_t released_ = 0;  // ReleaseBelow's progress
   // Stream state.
   std::string peeked_;
   size_t peek_pos_ = 0;

@@ -63,16 +63,6 @@ Decoder::Decoder(Metadata& meta, const EventTable& table, const ParseOptions& op
   handlers_[kUnthrottle] = &Decoder::OnUnthrottle;
   handlers_[kKsymbol] = &Decoder::OnKsymbol;
   Refresh();
-  // A file's header has every build id: kernel symbols can load while the first records are
-  // read (pipe mode learns them at the end).
-  if (wants_.stacks() && !meta_.pipe) {
-    for (const EventInfo& ev : meta_.events) {
-      if (!ev.attr.exclude_kernel()) {
-        machine_.PrefetchKernel();
-        break;
-      }
-    }
-  }
 }
 
 Decoder::~Decoder() = default;
@@ -83,6 +73,18 @@ void Decoder::Refresh() {
   for (const EventInfo& ev : meta_.events) names_.push_back(ev.name);
   for (const BuildIdEntry& b : meta_.build_ids) {
     machine_.AddBuildId(b.filename, b.build_id, b.cpumode == kMiscKernel);
+  }
+  // Kernel symbols load on another thread while the first records are read, once an event
+  // that samples the kernel is known: a file's header has every build id; a pipe's attrs come
+  // first and its build ids usually last (the Machine reloads if they change the choice).
+  if (!kernel_prefetched_ && wants_.stacks()) {
+    for (const EventInfo& ev : meta_.events) {
+      if (!ev.attr.exclude_kernel()) {
+        kernel_prefetched_ = true;
+        machine_.PrefetchKernel();
+        break;
+      }
+    }
   }
 }
 

@@ -42,6 +42,9 @@ class ReorderQueue {
   void Release(const std::vector<Entry>& delivered);
 
   size_t size() const { return heap_.size(); }
+  // The input offset of the oldest record still queued (records stay in arrival order, which
+  // is input order), or UINT64_MAX when none is: the input before it can be let go.
+  uint64_t oldest_offset() const { return heap_.empty() ? UINT64_MAX : heap_.front().offset; }
   // Records queued with a time below the last flush limit (perf warns about these).
   uint64_t out_of_order() const { return out_of_order_; }
 
@@ -54,7 +57,7 @@ class ReorderQueue {
   void PopUntil(uint64_t limit, bool all, std::vector<Entry>* out);
   const char* Copy(std::string_view bytes, int32_t* block);
 
-  std::vector<Entry> heap_;  // queued records, unordered until a round delivers them
+  std::vector<Entry> heap_;  // queued records in arrival order (sorted when a round leaves)
   uint64_t seq_ = 0;
   uint64_t max_time_ = 0;
   uint64_t next_flush_ = 0;

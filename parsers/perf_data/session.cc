@@ -1,5 +1,6 @@
 #include "parsers/perf_data/session.h"
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -73,8 +74,11 @@ bool HasTracepoints(const Metadata& meta) {
 
 class Loop {
  public:
-  Loop(Metadata& meta, const ParseOptions& opts, EventSink& sink, Diagnostics& diag)
-      : meta_(meta), diag_(diag), decoder_((table_.Build(meta), meta), table_, opts, sink, diag) {}
+  Loop(Input& in, Metadata& meta, const ParseOptions& opts, EventSink& sink, Diagnostics& diag)
+      : in_(in),
+        meta_(meta),
+        diag_(diag),
+        decoder_((table_.Build(meta), meta), table_, opts, sink, diag) {}
 
   absl::Status Run(Tokenizer& tok) {
     if (!meta_.tracing_data.empty()) decoder_.LoadTracingData(0);
@@ -125,7 +129,11 @@ class Loop {
   absl::Status OnUserRecord(const RawRecord& rec) {
     if (rec.type == kFinishedRound) {
       queue_.Round(&out_);
-      return Deliver();
+      absl::Status st = Deliver();
+      // Nothing before the oldest record still queued is read again: a mapped file's pages
+      // up to there are let go (resident memory independent of the file's size).
+      in_.ReleaseBelow(std::min(queue_.oldest_offset(), rec.offset));
+      return st;
     }
     if ((rec.type == kAuxtrace || rec.type == kAuxtraceInfo) && !aux_noted_) {
       aux_noted_ = true;
@@ -139,6 +147,7 @@ class Loop {
     return absl::OkStatus();
   }
 
+  Input& in_;
   Metadata& meta_;
   Diagnostics& diag_;
   EventTable table_;
@@ -162,7 +171,7 @@ absl::Status RunSession(Input& in, const ParseOptions& opts, EventSink& sink, Di
                             : "data size 0 in the header (perf killed before it finished?): "
                               "reading to the last whole record");
   }
-  Loop loop(meta, opts, sink, diag);
+  Loop loop(in, meta, opts, sink, diag);
   if (absl::Status st = loop.Run(*tok); !st.ok()) return Named(in, st);
   return sink.Finish();
 }
