@@ -1,3 +1,5 @@
+#include <cstdio>
+#include <fstream>
 #include <sstream>
 
 #include "core/diag.h"
@@ -117,6 +119,45 @@ TEST(Input, PeekThenReadAndSpool) {
   ASSERT_TRUE(in->EnsureMapped().ok());
   ASSERT_TRUE(in->mapped());
   EXPECT_EQ(*in->mapped(), text);
+}
+
+// Released pages of a mapped file read back as the file (from the page cache); resident
+// file pages drop. In-memory inputs ignore it.
+TEST(Input, ReleaseBelowKeepsContentAndDropsResidentPages) {
+  std::string path = ::testing::TempDir() + "/tk_release_input";
+  std::string data(24 << 20, '\0');
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>(i * 131 + (i >> 12));
+  {
+    std::ofstream(path, std::ios::binary).write(data.data(), static_cast<std::streamsize>(data.size()));
+  }
+  auto rss_file_kb = [] {  // the file's pages: RssShmem when TMPDIR is a tmpfs
+    std::ifstream st("/proc/self/status");
+    std::string line;
+    long kb = 0;
+    while (std::getline(st, line)) {
+      if (line.rfind("RssFile:", 0) == 0 || line.rfind("RssShmem:", 0) == 0) {
+        kb += std::stol(line.substr(line.find(':') + 1));
+      }
+    }
+    return kb;
+  };
+  auto in = Input::Open(path);
+  ASSERT_TRUE(in.ok());
+  std::string_view m = *(*in)->mapped();
+  uint64_t sum = 0;
+  for (size_t i = 0; i < m.size(); i += 512) sum += static_cast<unsigned char>(m[i]);
+  EXPECT_GT(sum, 0u);  // the pages are touched (and the loop kept)
+  long before = rss_file_kb();
+  (*in)->ReleaseBelow(20 << 20);
+  long after = rss_file_kb();
+  if (before > 0) EXPECT_LT(after, before - (16 << 10)) << before << " kB -> " << after << " kB";
+  EXPECT_EQ(m, data);  // every byte, released or not
+  (*in)->ReleaseBelow(UINT64_MAX);  // past the end: clamped
+  EXPECT_EQ(m.substr(m.size() - 4096), std::string_view(data).substr(data.size() - 4096));
+  auto mem = Input::FromString(data);
+  mem->ReleaseBelow(20 << 20);
+  EXPECT_EQ(*mem->mapped(), data);
+  std::remove(path.c_str());
 }
 
 TEST(Diagnostics, ReportsFirstAndSummarises) {
