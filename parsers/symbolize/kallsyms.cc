@@ -67,6 +67,7 @@ absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path) {
   all.Reserve(text.size() / 40);  // ~44 bytes a line on x86_64 6.x
   KernelSymbols ks;
   uint64_t n = 0;
+  bool nonzero = false;
   const char* p = text.data();
   const char* const end = p + text.size();
   while (p < end) {
@@ -94,8 +95,13 @@ absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path) {
     if (!Wanted(type) || name.empty() || name[0] == '$') continue;
     all.AddView(addr, 0, name, BindingOf(type), false);
     ++n;
+    nonzero |= addr != 0;
   }
   if (n == 0) return absl::InvalidArgumentError(absl::StrCat(path, ": no symbols in kallsyms file"));
+  if (!nonzero) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": every kallsyms address is 0 (hidden by kptr_restrict: copy it as root)"));
+  }
   all.Finalize(true);
   // Module symbols to their module's table; what is left is the kernel's (already final).
   for (const Symbol& s : all.symbols()) {

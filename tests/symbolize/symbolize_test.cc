@@ -2,6 +2,7 @@
 // ELF tables of the fixture binary, JIT maps, process maps across mmap/fork.
 #include <fstream>
 
+#include "core/absl_compat.h"
 #include "gtest/gtest.h"
 #include "parsers/symbolize/demangle.h"
 #include "parsers/symbolize/elf_symbols.h"
@@ -82,6 +83,11 @@ TEST(Kallsyms, TypesModulesAndLastAliasWins) {
   EXPECT_EQ(ks->kernel.Find(0xffffffff81002000), nullptr);
   EXPECT_EQ(ks->kernel.size(), 3u);  // _stext (aliasing _text), helper, next_func
   EXPECT_FALSE(LoadKallsyms("/nonexistent/kallsyms").ok());
+  std::string hidden = ::testing::TempDir() + "/kallsyms.hidden";  // non-root /proc/kallsyms
+  std::ofstream(hidden) << "0000000000000000 T _text\n0000000000000000 T do_idle\n";
+  absl::StatusOr<KernelSymbols> zero = LoadKallsyms(hidden);
+  ASSERT_FALSE(zero.ok());
+  EXPECT_NE(std::string(SV(zero.status().message())).find("kptr_restrict"), std::string::npos);
 }
 
 TEST(Elf, FixtureBinarySymbolsInFileOffsetSpace) {
