@@ -116,7 +116,7 @@ std::string Collapse() {
 }
 
 void BM_TkFoldBinary(benchmark::State& state) {
-  Shell(state, Tk() + " fold " + BenchFile() + " > /dev/null");
+  Shell(state, Tk() + " fold " + BenchFile() + " > /dev/null 2>&1");
 }
 void BM_PerfScriptDevNull(benchmark::State& state) {
   Shell(state, "perf script -i " + BenchFile() + " > /dev/null 2>&1");
@@ -130,7 +130,7 @@ BENCHMARK(BM_PerfDataSamples)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PerfDataStacks)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LoadKallsyms)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LoadElf)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_TkFoldBinary)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_TkFoldBinary)->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(BM_PerfScriptDevNull)->Unit(benchmark::kMillisecond)->Iterations(2);
 BENCHMARK(BM_PerfScriptCollapse)->Unit(benchmark::kMillisecond)->Iterations(2);
 
