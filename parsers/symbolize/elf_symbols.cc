@@ -11,9 +11,6 @@
 #include "parsers/symbolize/demangle.h"
 
 namespace tk::parsers::symbolize {
-namespace {
-
-constexpr uint32_t kNtGnuBuildId = 3;
 
 // An open ELF file; closes on scope exit.
 class ElfFile {
@@ -38,6 +35,32 @@ class ElfFile {
   int fd_ = -1;
   Elf* elf_ = nullptr;
 };
+
+ElfFiles::ElfFiles() = default;
+ElfFiles::~ElfFiles() = default;
+
+std::shared_ptr<ElfFile> ElfFiles::Open(const std::string& path) {
+  for (auto it = recent_.begin(); it != recent_.end(); ++it) {
+    if (it->first != path) continue;
+    std::shared_ptr<ElfFile> f = it->second;
+    recent_.erase(it);
+    recent_.emplace_back(path, f);
+    return f;
+  }
+  auto f = std::make_shared<ElfFile>(path);
+  if (recent_.size() >= kKeep) recent_.erase(recent_.begin());
+  recent_.emplace_back(path, f);
+  return f;
+}
+
+namespace {
+
+constexpr uint32_t kNtGnuBuildId = 3;
+
+// `files`' copy of the file, or a fresh one.
+std::shared_ptr<ElfFile> OpenElf(const std::string& path, ElfFiles* files) {
+  return files ? files->Open(path) : std::make_shared<ElfFile>(path);
+}
 
 // NT_GNU_BUILD_ID from any SHT_NOTE section: {u32 namesz, descsz, type, "GNU\0", desc}.
 std::string BuildId(Elf* elf) {
@@ -207,32 +230,34 @@ void AddPltSymbols(Elf* elf, SymbolTable* out) {
 
 }  // namespace
 
-std::optional<std::string> ReadElfBuildId(const std::string& path) {
-  ElfFile f(path);
-  if (!f.get()) return std::nullopt;
-  return BuildId(f.get());
+std::optional<std::string> ReadElfBuildId(const std::string& path, ElfFiles* files) {
+  std::shared_ptr<ElfFile> f = OpenElf(path, files);
+  if (!f->get()) return std::nullopt;
+  return BuildId(f->get());
 }
 
 std::optional<ElfImage> LoadElf(const std::vector<std::string>& candidates,
-                                const std::string& want_build_id) {
+                                const std::string& want_build_id, ElfFiles* files) {
   // perf's syms_ss (the first file with a .symtab) and runtime_ss (the first with a real
   // .dynsym: not a separate debug file, whose allocated sections and segment offsets are
   // placeholders). Symbols come from the first, file offsets from the second's segments.
   std::string symtab_path, runtime_path;
   for (const std::string& path : candidates) {
-    ElfFile f(path);
-    if (!f.get()) continue;
-    std::string id = BuildId(f.get());
+    std::shared_ptr<ElfFile> f = OpenElf(path, files);
+    if (!f->get()) continue;
+    std::string id = BuildId(f->get());
     if (!want_build_id.empty() && !id.empty() && id != want_build_id) continue;
-    if (symtab_path.empty() && FindSymtab(f.get(), SHT_SYMTAB)) symtab_path = path;
-    if (runtime_path.empty() && FindSymtab(f.get(), SHT_DYNSYM)) runtime_path = path;
+    if (symtab_path.empty() && FindSymtab(f->get(), SHT_SYMTAB)) symtab_path = path;
+    if (runtime_path.empty() && FindSymtab(f->get(), SHT_DYNSYM)) runtime_path = path;
     if (!symtab_path.empty() && !runtime_path.empty()) break;
   }
   if (symtab_path.empty() && runtime_path.empty()) return std::nullopt;
-  ElfFile runtime(runtime_path.empty() ? symtab_path : runtime_path);
+  std::shared_ptr<ElfFile> runtime_file =
+      OpenElf(runtime_path.empty() ? symtab_path : runtime_path, files);
   // The symbol file stays mapped while its table lives: names are views into its strtab.
-  auto syms = std::make_shared<ElfFile>(symtab_path.empty() ? runtime_path : symtab_path);
-  if (!runtime.get() || !syms->get()) return std::nullopt;
+  std::shared_ptr<ElfFile> syms = OpenElf(symtab_path.empty() ? runtime_path : symtab_path, files);
+  if (!runtime_file->get() || !syms->get()) return std::nullopt;
+  const ElfFile& runtime = *runtime_file;
   ElfImage img;
   img.build_id = BuildId(syms->get());
   img.path = symtab_path.empty() ? runtime_path : symtab_path;
@@ -245,8 +270,9 @@ std::optional<ElfImage> LoadElf(const std::vector<std::string>& candidates,
   return img;
 }
 
-std::optional<std::string> ReadDebugLink(const std::string& path) {
-  ElfFile f(path);
+std::optional<std::string> ReadDebugLink(const std::string& path, ElfFiles* files) {
+  std::shared_ptr<ElfFile> file = OpenElf(path, files);
+  const ElfFile& f = *file;
   if (!f.get()) return std::nullopt;
   size_t shstrndx;
   if (elf_getshdrstrndx(f.get(), &shstrndx) != 0) return std::nullopt;

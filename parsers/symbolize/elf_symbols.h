@@ -7,13 +7,34 @@
 #ifndef TK_PARSERS_SYMBOLIZE_ELF_SYMBOLS_H_
 #define TK_PARSERS_SYMBOLIZE_ELF_SYMBOLS_H_
 
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "parsers/symbolize/symbol_table.h"
 
 namespace tk::parsers::symbolize {
+
+class ElfFile;
+
+// The ELF files opened last, kept open. Loading one DSO opens the same file up to five times
+// (its build id, .gnu_debuglink, the candidate scan, the runtime segments, the symbols), and
+// every elf_begin maps it and reads its section headers again (then elf_end unmaps it: a TLB
+// shootdown per open once tk runs a second thread). Owned by one Machine (one parse), so a
+// file rewritten between parses is read afresh.
+class ElfFiles {
+ public:
+  ElfFiles();
+  ~ElfFiles();
+  // The open file at `path` (invalid, get() == nullptr, when it cannot be opened as ELF).
+  std::shared_ptr<ElfFile> Open(const std::string& path);
+
+ private:
+  static constexpr size_t kKeep = 4;
+  std::vector<std::pair<std::string, std::shared_ptr<ElfFile>>> recent_;  // newest last
+};
 
 struct ElfImage {
   std::string build_id;  // lowercase hex, empty when the file has none
@@ -22,17 +43,18 @@ struct ElfImage {
 };
 
 // The GNU build id of the ELF file at `path` (hex), or nullopt when it cannot be read.
-std::optional<std::string> ReadElfBuildId(const std::string& path);
+// `files` (may be null) shares opened files between these calls.
+std::optional<std::string> ReadElfBuildId(const std::string& path, ElfFiles* files = nullptr);
 
 // Loads symbols from the first of `candidates` (perf's search order: debuglink, build-id
 // cache elf/debug, /usr/lib/debug, the DSO itself) that has a .symtab, else the .dynsym of
 // the first that has one. Files whose build id differs from a non-empty `want_build_id` are
 // skipped, as perf does (another build of the file would give wrong symbols).
 std::optional<ElfImage> LoadElf(const std::vector<std::string>& candidates,
-                                const std::string& want_build_id);
+                                const std::string& want_build_id, ElfFiles* files = nullptr);
 
 // The file name in .gnu_debuglink ("libc.so.6.debug"), if any.
-std::optional<std::string> ReadDebugLink(const std::string& path);
+std::optional<std::string> ReadDebugLink(const std::string& path, ElfFiles* files = nullptr);
 
 }  // namespace tk::parsers::symbolize
 

@@ -401,13 +401,13 @@ void Machine::Load(Dso* d) {
   std::string id = bid == build_ids_.end() ? "" : bid->second;
   if (id.empty() && d->kind == kElf) {
     // No recorded build id: perf reads the file's own, then looks for it in the cache.
-    id = ReadElfBuildId(opts_.symfs + d->name).value_or("");
+    id = ReadElfBuildId(opts_.symfs + d->name, &elf_files_).value_or("");
   }
   std::vector<std::string> candidates = ElfCandidates(d->name, id, d->kind == kVdso);
   if (d->kind == kVdso && opts_.use_host_kallsyms) {
     if (std::string host = HostVdso(); !host.empty()) candidates.push_back(host);
   }
-  std::optional<ElfImage> img = LoadElf(candidates, id);
+  std::optional<ElfImage> img = LoadElf(candidates, id, &elf_files_);
   if (!img) return;
   d->own = std::move(img->symbols);
   d->syms = &d->own;
@@ -419,7 +419,7 @@ void Machine::Load(Dso* d) {
 // /usr/lib/debug/PATH(.debug) and /usr/lib/debug/.build-id/xx/rest.debug; the file itself.
 // Everything but the cache is under --symfs when given.
 std::vector<std::string> Machine::ElfCandidates(const std::string& name, const std::string& id,
-                                                bool vdso) const {
+                                                bool vdso) {
   std::vector<std::string> c;
   if (vdso) {
     if (opts_.use_buildid_cache && !id.empty()) c.push_back(BuildIdPath(id, "vdso"));
@@ -428,7 +428,7 @@ std::vector<std::string> Machine::ElfCandidates(const std::string& name, const s
   const std::string& root = opts_.symfs;
   std::string file = root + name;
   std::string dir = name.substr(0, name.rfind('/') + 1);
-  if (std::optional<std::string> link = ReadDebugLink(file)) {
+  if (std::optional<std::string> link = ReadDebugLink(file, &elf_files_)) {
     c.push_back(absl::StrCat(root, dir, *link));
     c.push_back(absl::StrCat(root, dir, ".debug/", *link));
     c.push_back(absl::StrCat(root, "/usr/lib/debug", dir, *link));

@@ -31,6 +31,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "core/event.h"
 #include "core/intern.h"
+#include "parsers/symbolize/elf_symbols.h"
 
 namespace tk::parsers::symbolize {
 
@@ -108,7 +109,7 @@ class Machine {
   void LoadKernel();
   void ExtendKernelMap();
   std::vector<std::string> ElfCandidates(const std::string& name, const std::string& id,
-                                         bool vdso) const;
+                                         bool vdso);
   std::string HostVdso();
   std::string BuildIdPath(const std::string& build_id, std::string_view file) const;
   void AddNote(std::string note);
@@ -120,6 +121,7 @@ class Machine {
   Maps kernel_maps_;
   absl::flat_hash_map<uint64_t, Frame> kernel_frames_;
   std::map<std::string, std::unique_ptr<Dso>, std::less<>> dsos_;
+  ElfFiles elf_files_;  // the files a DSO load opens several times
   std::map<std::string, std::string, std::less<>> build_ids_;  // path -> id
   std::string kernel_build_id_;
   // perf's ref_reloc_sym: the "[kernel.kallsyms]_text" MMAP names a symbol ("_text") and
