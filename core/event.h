@@ -6,7 +6,8 @@
 // kernel encoding.
 //
 // Lifetime: every string_view and Span in an Event borrows the parser's buffers and is valid
-// only during EventSink::OnEvent. An analysis that keeps a string interns it (core/intern.h).
+// only during EventSink::OnEvent (the stack's frames and the comm longer when the Event says
+// stable_views). An analysis that keeps a string interns it (core/intern.h).
 #ifndef TK_CORE_EVENT_H_
 #define TK_CORE_EVENT_H_
 

@@ -54,8 +54,6 @@ bool SymbolTable::PreferFirst(const Symbol& a, const Symbol& b) const {
 
 namespace {
 
-
-
 uint64_t RoundUp4k(uint64_t v) { return (v + 4095) & ~uint64_t{4095}; }
 
 }  // namespace
