@@ -1,6 +1,6 @@
-// libFuzzer target for the perf.data reader: every input is parsed as a mapped file and as a
-// stream read in small chunks, with stacks symbolized (against nothing on the host), and
-// described for `tk info`. Seeds: fuzz/corpus/perf_data/.
+// libFuzzer target for the perf.data reader: every input is parsed as a mapped file (also
+// folded, as `tk fold` does) and as a stream read in small chunks, with stacks symbolized
+// (against nothing on the host), and described for `tk info`. Seeds: fuzz/corpus/perf_data/.
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
@@ -8,6 +8,7 @@
 
 #include "core/diag.h"
 #include "core/input.h"
+#include "analyses/fold/fold.h"
 #include "core/sink.h"
 #include "parsers/perf_data/perf_data_parser.h"
 
@@ -23,23 +24,35 @@ class NullSink final : public tk::EventSink {
   size_t n_ = 0;
 };
 
-void RunOnce(std::unique_ptr<tk::Input> in) {
+// `fold`: the events also go to `tk fold`'s sink with its worker thread (the stacks' views
+// are kept past OnEvent there).
+void RunOnce(std::unique_ptr<tk::Input> in, bool fold) {
   tk::ParseOptions opts;
   opts.symfs = "/nonexistent-symfs";
   opts.use_buildid_cache = false;
   opts.use_host_kallsyms = false;
   NullSink sink;
+  tk::analyses::fold::FoldOptions fo;
+  fo.worker_thread = true;
+  fo.pid_shown = false;
+  tk::analyses::fold::FoldSink folder(fo);
+  tk::Fanout both({&sink, &folder});
   std::ostringstream err;
   tk::Diagnostics diag("fuzz", &err);
-  (void)tk::parsers::perf_data::NewPerfDataParser(opts)->Parse(*in, sink, diag);
+  absl::Status st = tk::parsers::perf_data::NewPerfDataParser(opts)->Parse(
+      *in, fold ? static_cast<tk::EventSink&>(both) : sink, diag);
+  if (fold && st.ok()) {
+    std::ostringstream out;
+    folder.Write(out);
+  }
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  RunOnce(tk::Input::FromString(bytes));
-  RunOnce(tk::Input::StreamFromString(bytes, 61));
+  RunOnce(tk::Input::FromString(bytes), /*fold=*/true);
+  RunOnce(tk::Input::StreamFromString(bytes, 61), /*fold=*/false);
   auto in = tk::Input::FromString(bytes);
   (void)tk::parsers::perf_data::DescribePerfData(*in);
   return 0;
