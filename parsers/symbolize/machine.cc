@@ -229,7 +229,7 @@ void Machine::OnMmap(int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
   if (kernel_mode) {
     Dso* d = filename.starts_with(kKernelName) ? GetDso(kKernelName, kKernel)
                                                : GetDso(ModuleDsoName(filename), kModule);
-    if (d->kind == kKernel && filename.size() > kKernelName.size()) {
+    if (d->kind == kKernel && filename.size() > kKernelName.size() && pgoff != 0) {
       kernel_ref_name_ = std::string(filename.substr(kKernelName.size()));
       kernel_ref_addr_ = pgoff;
     }
