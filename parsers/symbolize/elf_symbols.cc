@@ -48,6 +48,7 @@ std::shared_ptr<ElfFile> ElfFiles::Open(const std::string& path) {
     return f;
   }
   auto f = std::make_shared<ElfFile>(path);
+  if (!f->get()) return f;  // most candidates do not exist: they must not push out the file
   if (recent_.size() >= kKeep) recent_.erase(recent_.begin());
   recent_.emplace_back(path, f);
   return f;
