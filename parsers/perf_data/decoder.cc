@@ -77,10 +77,10 @@ void Decoder::Refresh() {
   // Kernel symbols load on another thread while the first records are read, once an event
   // that samples the kernel is known: a file's header has every build id; a pipe's attrs come
   // first and its build ids usually last (the Machine reloads if they change the choice).
-  if (!kernel_prefetched_ && wants_.stacks()) {
+  // PrefetchKernel starts at most one load.
+  if (wants_.stacks()) {
     for (const EventInfo& ev : meta_.events) {
       if (!ev.attr.exclude_kernel()) {
-        kernel_prefetched_ = true;
         machine_.PrefetchKernel();
         break;
       }

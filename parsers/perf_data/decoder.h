@@ -95,7 +95,6 @@ class Decoder {
   std::unique_ptr<tep::TepDecoder> tep_;
   bool tracing_loaded_ = false;
   bool dwarf_noted_ = false;
-  bool kernel_prefetched_ = false;
   uint64_t samples_ = 0;
   uint64_t lost_ = 0, lost_samples_ = 0, throttles_ = 0;
 };

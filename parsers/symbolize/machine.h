@@ -62,9 +62,9 @@ class Machine {
   void OnFork(int32_t pid, int32_t tid, int32_t ppid, int32_t ptid, bool synthesized);
 
   // Starts loading the kernel's symbols on another thread, for when the first kernel frame
-  // needs them (kallsyms is ~120k lines: a fifth of `tk fold` on one core). Call once the
-  // build ids are known (a file's header); later MMAP2 build ids that change which kallsyms
-  // is right make the first kernel frame load it again, synchronously.
+  // needs them (kallsyms is ~120k lines: a fifth of `tk fold` on one core). Call when the
+  // build ids are known (a file's header); further calls do nothing. Later build ids that
+  // change which kallsyms is right make the first kernel frame load it again, synchronously.
   void PrefetchKernel();
 
   // The comm of `tid` now (valid while the Machine lives).
