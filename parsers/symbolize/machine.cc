@@ -403,11 +403,11 @@ void Machine::Load(Dso* d) {
     // No recorded build id: perf reads the file's own, then looks for it in the cache.
     id = ReadElfBuildId(opts_.symfs + d->name, &elf_files_).value_or("");
   }
-  std::vector<std::string> candidates = ElfCandidates(d->name, id, d->kind == kVdso);
-  if (d->kind == kVdso && opts_.use_host_kallsyms) {
-    if (std::string host = HostVdso(); !host.empty()) candidates.push_back(host);
+  std::optional<ElfImage> img = LoadElf(ElfCandidates(d->name, id, d->kind == kVdso), id, &elf_files_);
+  if (!img && d->kind == kVdso && opts_.use_host_kallsyms) {
+    // Only now: the copy of this host's vdso is made when nothing else has the symbols.
+    if (std::string host = HostVdso(); !host.empty()) img = LoadElf({host}, id, &elf_files_);
   }
-  std::optional<ElfImage> img = LoadElf(candidates, id, &elf_files_);
   if (!img) return;
   d->own = std::move(img->symbols);
   d->syms = &d->own;
