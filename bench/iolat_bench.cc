@@ -22,17 +22,12 @@
 #include <vector>
 
 #include "analyses/iolat/iolat.h"
+#include "bench/bench_inputs.h"
 #include "core/diag.h"
 #include "core/input.h"
 #include "parsers/parser.h"
 
 namespace {
-
-class NullBuf : public std::streambuf {
- protected:
-  int overflow(int c) override { return c; }
-  std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
-};
 
 std::string BenchTrace() {
   if (const char* p = std::getenv("TK_IOLAT_BENCH_TRACE")) return p;
@@ -41,10 +36,7 @@ std::string BenchTrace() {
 
 void BM_IolatTraceDat(benchmark::State& state) {
   std::string path = BenchTrace();
-  if (!std::filesystem::exists(path)) {
-    state.SkipWithError(("no " + path).c_str());
-    return;
-  }
+  if (!tk::bench::RequireInput(state, path)) return;
   uint64_t events = 0;
   for (auto _ : state) {
     auto in = tk::Input::Open(path);
@@ -52,7 +44,7 @@ void BM_IolatTraceDat(benchmark::State& state) {
       state.SkipWithError("cannot open");
       return;
     }
-    NullBuf buf;
+    tk::bench::NullBuf buf;
     std::ostream out(&buf);
     std::ostringstream diag_out;
     tk::Diagnostics diag(path, &diag_out);
@@ -77,17 +69,8 @@ BENCHMARK(BM_IolatTraceDat)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_AnchorTraceCmdReport(benchmark::State& state) {
   std::string path = BenchTrace();
-  if (std::system("command -v trace-cmd >/dev/null 2>&1") != 0 || !std::filesystem::exists(path)) {
-    state.SkipWithError("trace-cmd or the input is missing");
-    return;
-  }
-  std::string cmd = "trace-cmd report -i '" + path + "' >/dev/null 2>&1";
-  for (auto _ : state) {
-    if (std::system(cmd.c_str()) != 0) {
-      state.SkipWithError("trace-cmd report failed");
-      return;
-    }
-  }
+  if (!tk::bench::RequireInput(state, path) || !tk::bench::RequireTool(state, "trace-cmd")) return;
+  tk::bench::RunShell(state, "trace-cmd report -i '" + path + "' >/dev/null 2>&1");
   state.SetBytesProcessed(state.iterations() * std::filesystem::file_size(path));
 }
 BENCHMARK(BM_AnchorTraceCmdReport)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -134,7 +117,7 @@ std::vector<tk::Event> SyncMountEvents() {
 void BM_IolatAnalysisOnly(benchmark::State& state) {
   std::vector<tk::Event> ev = SyncMountEvents();
   for (auto _ : state) {
-    NullBuf buf;
+    tk::bench::NullBuf buf;
     std::ostream out(&buf);
     tk::iolat::IolatAnalysis a(tk::iolat::Options{}, &out);
     for (const tk::Event& e : ev) benchmark::DoNotOptimize(a.OnEvent(e));

@@ -1,7 +1,9 @@
 // perf.data reader speed, with the anchor tools timed in the same run.
 //
-//   TK_PERF_BENCH_FILE=/tmp/bench/big.data  a `perf record -a -g` file (~15 MB; not committed)
-//   TK_FLAMEGRAPH=/tmp/FlameGraph      stackcollapse-perf.pl's directory
+//   TK_PERF_BENCH_FILE   a `perf record -a -g` file (default: perf-a-g.data from
+//                        bench/make-inputs.sh, ~15 MB; not committed)
+//   TK_FLAMEGRAPH        stackcollapse-perf.pl's directory (default /tmp/FlameGraph; the
+//                        pipeline anchor is skipped without it)
 //
 // BM_PerfDataTokenize     records framed and time-ordered, nothing decoded (sink wants nothing)
 // BM_PerfDataSamples      samples decoded, no stacks
@@ -15,6 +17,7 @@
 #include <sstream>
 #include <string>
 
+#include "bench/bench_inputs.h"
 #include "benchmark/benchmark.h"
 #include "core/input.h"
 #include "parsers/perf_data/perf_data_parser.h"
@@ -23,10 +26,7 @@
 
 namespace {
 
-std::string BenchFile() {
-  const char* f = std::getenv("TK_PERF_BENCH_FILE");
-  return f ? f : "/tmp/bench/big.data";
-}
+std::string BenchFile() { return tk::bench::BenchInput("TK_PERF_BENCH_FILE", "perf-a-g.data"); }
 
 class CountSink final : public tk::EventSink {
  public:
@@ -45,10 +45,11 @@ class CountSink final : public tk::EventSink {
 
 void RunParser(benchmark::State& state, tk::EventMask mask) {
   uint64_t bytes = 0, events = 0;
+  if (!tk::bench::RequireInput(state, BenchFile())) return;
   for (auto _ : state) {
     auto in = tk::Input::Open(BenchFile());
     if (!in.ok()) {
-      state.SkipWithError("no bench file (set TK_PERF_BENCH_FILE)");
+      state.SkipWithError(std::string(in.status().message()).c_str());
       return;
     }
     tk::ParseOptions opts;
@@ -103,12 +104,6 @@ void BM_LoadElf(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(symbols));
 }
 
-void Shell(benchmark::State& state, const std::string& cmd) {
-  for (auto _ : state) {
-    if (std::system(cmd.c_str()) != 0) state.SkipWithError(("failed: " + cmd).c_str());
-  }
-}
-
 std::string Tk() { return TK_BINARY; }
 std::string Collapse() {
   const char* d = std::getenv("TK_FLAMEGRAPH");
@@ -116,13 +111,19 @@ std::string Collapse() {
 }
 
 void BM_TkFoldBinary(benchmark::State& state) {
-  Shell(state, Tk() + " fold " + BenchFile() + " > /dev/null 2>&1");
+  if (!tk::bench::RequireInput(state, BenchFile())) return;
+  tk::bench::RunShell(state, Tk() + " fold " + BenchFile() + " > /dev/null 2>&1");
 }
 void BM_PerfScriptDevNull(benchmark::State& state) {
-  Shell(state, "perf script -i " + BenchFile() + " > /dev/null 2>&1");
+  if (!tk::bench::RequireInput(state, BenchFile()) || !tk::bench::RequireTool(state, "perf")) return;
+  tk::bench::RunShell(state, "perf script -i " + BenchFile() + " > /dev/null 2>&1");
 }
 void BM_PerfScriptCollapse(benchmark::State& state) {
-  Shell(state, "perf script -i " + BenchFile() + " 2>/dev/null | perl " + Collapse() + " > /dev/null");
+  if (!tk::bench::RequireInput(state, BenchFile()) || !tk::bench::RequireInput(state, Collapse()) ||
+      !tk::bench::RequireTool(state, "perf"))
+    return;
+  tk::bench::RunShell(state, "perf script -i " + BenchFile() + " 2>/dev/null | perl " + Collapse() +
+                                 " > /dev/null");
 }
 
 BENCHMARK(BM_PerfDataTokenize)->Unit(benchmark::kMillisecond);

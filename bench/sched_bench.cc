@@ -1,9 +1,9 @@
 // tk sched against its anchors, measured in the same run.
 //
-// Input: a big `perf sched record` file, $TK_SCHED_BENCH_DATA (default /tmp/tk-sched-bench.data;
-// not committed). Make one (~50 MB, ~500k events) with
-//   perf sched record -o /tmp/tk-sched-bench.data -- perf bench sched pipe -l 100000
-// and a trace.dat in $TK_SCHED_BENCH_DAT (default: the committed recorded fixture).
+// Input: a big `perf sched record` file, $TK_SCHED_BENCH_DATA (default sched.data from
+// bench/make-inputs.sh: `perf sched record -- perf bench sched pipe -l 100000`, ~50 MB, ~500k
+// events; not committed; `--huge` makes sched-huge.data, 1.1 GB) and a trace.dat in
+// $TK_SCHED_BENCH_DAT (default: the committed recorded fixture).
 //
 //   BM_SchedParseOnlyPerfData   the perf.data reader into a sink that wants the sched events
 //   BM_SchedLatencyPerfData     + perf sched latency's state machine and table (in process)
@@ -23,6 +23,7 @@
 
 #include "analyses/sched/latency.h"
 #include "analyses/sched/timehist.h"
+#include "bench/bench_inputs.h"
 #include "benchmark/benchmark.h"
 #include "core/diag.h"
 #include "core/input.h"
@@ -30,27 +31,12 @@
 
 namespace {
 
-std::string PerfDataPath() {
-  const char* p = std::getenv("TK_SCHED_BENCH_DATA");
-  return p ? p : "/tmp/tk-sched-bench.data";
-}
+std::string PerfDataPath() { return tk::bench::BenchInput("TK_SCHED_BENCH_DATA", "sched.data"); }
 
 std::string TraceDatPath() {
   const char* p = std::getenv("TK_SCHED_BENCH_DAT");
   return p ? p : std::string(TK_SOURCE_DIR) + "/testdata/recorded/sched/sched.trace.dat";
 }
-
-// build/bench/sched_bench -> build/tk
-std::string TkBinary() {
-  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
-  return (self.parent_path().parent_path() / "tk").string();
-}
-
-class NullBuf : public std::streambuf {
- protected:
-  int overflow(int c) override { return c; }
-  std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
-};
 
 class CountSink : public tk::EventSink {
  public:
@@ -68,9 +54,10 @@ class CountSink : public tk::EventSink {
 
 // Parses `path` into `sink`; false (and the benchmark skipped) when it cannot.
 bool Run(benchmark::State& state, const std::string& path, tk::EventSink& sink) {
+  if (!tk::bench::RequireInput(state, path)) return false;
   auto in = tk::Input::Open(path);
   if (!in.ok()) {
-    state.SkipWithError(("no input " + path + ": see the comment on top").c_str());
+    state.SkipWithError(std::string(in.status().message()).c_str());
     return false;
   }
   tk::Diagnostics diag(path);
@@ -106,7 +93,7 @@ void BM_SchedLatencyPerfData(benchmark::State& state) {
     tk::sched::LatencyAnalysis a({});
     if (!Run(state, PerfDataPath(), a)) return;
     tk::sched::LatencyReport r = a.Report();
-    NullBuf nb;
+    tk::bench::NullBuf nb;
     std::ostream out(&nb);
     tk::sched::WriteLatencyText(r, out);
     events = static_cast<int64_t>(r.info.nr_events);
@@ -118,7 +105,7 @@ BENCHMARK(BM_SchedLatencyPerfData)->Unit(benchmark::kMillisecond)->UseRealTime()
 
 void BM_SchedTimehistPerfData(benchmark::State& state) {
   for (auto _ : state) {
-    NullBuf nb;
+    tk::bench::NullBuf nb;
     std::ostream out(&nb);
     tk::sched::TimehistAnalysis a({}, out);
     if (!Run(state, PerfDataPath(), a)) return;
@@ -141,35 +128,29 @@ BENCHMARK(BM_SchedLatencyTraceDatInProcess)->Unit(benchmark::kMillisecond)->UseR
 
 // A whole command, output discarded; skipped when the tool or the input is missing.
 void Process(benchmark::State& state, const std::string& cmd, const std::string& input) {
-  if (FileSize(input) == 0) {
-    state.SkipWithError(("no input " + input).c_str());
-    return;
-  }
-  for (auto _ : state) {
-    if (std::system((cmd + " > /dev/null 2>&1").c_str()) != 0) {
-      state.SkipWithError(("failed: " + cmd).c_str());
-      return;
-    }
-  }
+  if (!tk::bench::RequireInput(state, input)) return;
+  tk::bench::RunShell(state, cmd + " > /dev/null 2>&1");
   state.SetBytesProcessed(state.iterations() * FileSize(input));
 }
 
 void BM_TkSchedLatencyProcess(benchmark::State& state) {
-  Process(state, TkBinary() + " sched latency " + PerfDataPath(), PerfDataPath());
+  Process(state, tk::bench::TkBinary() + " sched latency " + PerfDataPath(), PerfDataPath());
 }
 BENCHMARK(BM_TkSchedLatencyProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_PerfSchedLatencyProcess(benchmark::State& state) {
+  if (!tk::bench::RequireTool(state, "perf")) return;
   Process(state, "perf sched latency -i " + PerfDataPath(), PerfDataPath());
 }
 BENCHMARK(BM_PerfSchedLatencyProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_TkSchedLatencyTraceDat(benchmark::State& state) {
-  Process(state, TkBinary() + " sched latency " + TraceDatPath(), TraceDatPath());
+  Process(state, tk::bench::TkBinary() + " sched latency " + TraceDatPath(), TraceDatPath());
 }
 BENCHMARK(BM_TkSchedLatencyTraceDat)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_TraceCmdReportProcess(benchmark::State& state) {
+  if (!tk::bench::RequireTool(state, "trace-cmd")) return;
   Process(state, "trace-cmd report -i " + TraceDatPath(), TraceDatPath());
 }
 BENCHMARK(BM_TraceCmdReportProcess)->Unit(benchmark::kMillisecond)->UseRealTime();

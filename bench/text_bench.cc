@@ -1,10 +1,14 @@
 // Text parsing throughput: the ftrace text reader (tokenize only, and tokenize + decode into
 // typed events) over /sys/kernel/tracing/trace and `trace-cmd report` text, and the whole
-// `tk script` pipeline (text and JSON Lines). Inputs of ~40 MB are generated in /tmp from the
-// recorded fixtures (testdata/recorded/iolat/), copies shifted in time so the order holds.
+// `tk script` pipeline (text and JSON Lines). Inputs of ~40 MB are generated into the bench input
+// directory (bench/bench_inputs.h) from the recorded fixtures (testdata/recorded/iolat/), copies
+// shifted in time so the order holds.
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_inputs.h"
+
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -35,10 +39,11 @@ std::string Shift(const std::string& line, int add_s) {
   return line;
 }
 
-// Writes /tmp/tk-bench-NAME (kCopies shifted copies of the fixture's event lines after its
+// Writes text-NAME into the bench input directory (kCopies shifted copies of the fixture's event lines after its
 // header) once per process; returns its path.
 std::string MakeInput(const std::string& fixture, const std::string& name) {
-  std::string path = "/tmp/tk-bench-" + name;
+  std::filesystem::create_directories(bench::InputDir());
+  std::string path = (bench::InputDir() / ("text-" + name)).string();
   std::ifstream in(std::string(TK_SOURCE_DIR) + "/testdata/recorded/iolat/" + fixture);
   std::vector<std::string> header, events;
   std::string line;

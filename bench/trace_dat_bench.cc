@@ -1,16 +1,18 @@
 // trace.dat reading speed: events/s and bytes/s of the whole reader (pages, merge, decode into
 // typed events), against `trace-cmd report > /dev/null` on the same file in the same run.
 //
-// No big file is committed: record one (e.g. perf bench sched messaging under sched events,
-// `trace-cmd extract`, ~750k events) and point TK_TRACE_DAT_BENCH at it (default
-// /tmp/tk-bench.dat); TK_TRACE_DAT_BENCH_V6 optionally names an uncompressed v6 copy
-// (`trace-cmd convert --file-version 6 --compression none`, default /tmp/tk-bench.v6.dat).
+// No big file is committed: bench/make-inputs.sh records bench.trace.dat (perf bench sched
+// messaging under sched and block events, `trace-cmd extract`) and its uncompressed v6 copy
+// bench.v6.trace.dat (`trace-cmd convert --file-version 6 --compression none`);
+// TK_TRACE_DAT_BENCH / TK_TRACE_DAT_BENCH_V6 point elsewhere.
 //
 //   BM_TraceDatTokenize   pages + merge + event-id lookup only (the sink wants nothing)
 //   BM_TraceDatRead       the full pipeline into a sink that wants every kind
 //   BM_TraceDatReadV6     the same on the uncompressed v6 copy (no zstd)
 //   BM_AnchorTraceCmdReport  trace-cmd report > /dev/null (one run per iteration)
 #include <benchmark/benchmark.h>
+
+#include "bench/bench_inputs.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -22,11 +24,6 @@
 #include "parsers/trace_dat/trace_dat_parser.h"
 
 namespace {
-
-std::string Path(const char* env, const char* def) {
-  const char* p = std::getenv(env);
-  return p && *p ? p : def;
-}
 
 std::string Slurp(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -51,11 +48,8 @@ class CountSink final : public tk::EventSink {
 };
 
 void RunReader(benchmark::State& state, const std::string& path, tk::EventMask mask) {
+  if (!tk::bench::RequireInput(state, path)) return;
   std::string data = Slurp(path);
-  if (data.empty()) {
-    state.SkipWithError(("no trace.dat at " + path).c_str());
-    return;
-  }
   uint64_t events = 0;
   for (auto _ : state) {
     auto in = tk::Input::FromString(data, path);
@@ -75,30 +69,24 @@ void RunReader(benchmark::State& state, const std::string& path, tk::EventMask m
 }
 
 void BM_TraceDatTokenize(benchmark::State& state) {
-  RunReader(state, Path("TK_TRACE_DAT_BENCH", "/tmp/tk-bench.dat"), tk::EventMask());
+  RunReader(state, tk::bench::BenchInput("TK_TRACE_DAT_BENCH", "bench.trace.dat"), tk::EventMask());
 }
 BENCHMARK(BM_TraceDatTokenize)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_TraceDatRead(benchmark::State& state) {
-  RunReader(state, Path("TK_TRACE_DAT_BENCH", "/tmp/tk-bench.dat"), tk::EventMask::All());
+  RunReader(state, tk::bench::BenchInput("TK_TRACE_DAT_BENCH", "bench.trace.dat"), tk::EventMask::All());
 }
 BENCHMARK(BM_TraceDatRead)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_TraceDatReadV6(benchmark::State& state) {
-  RunReader(state, Path("TK_TRACE_DAT_BENCH_V6", "/tmp/tk-bench.v6.dat"), tk::EventMask::All());
+  RunReader(state, tk::bench::BenchInput("TK_TRACE_DAT_BENCH_V6", "bench.v6.trace.dat"), tk::EventMask::All());
 }
 BENCHMARK(BM_TraceDatReadV6)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_AnchorTraceCmdReport(benchmark::State& state) {
-  std::string path = Path("TK_TRACE_DAT_BENCH", "/tmp/tk-bench.dat");
-  if (std::system("command -v trace-cmd >/dev/null 2>&1") != 0) {
-    state.SkipWithError("trace-cmd not installed");
-    return;
-  }
-  std::string cmd = "trace-cmd report '" + path + "' >/dev/null 2>&1";
-  for (auto _ : state) {
-    if (std::system(cmd.c_str()) != 0) state.SkipWithError("trace-cmd report failed");
-  }
+  std::string path = tk::bench::BenchInput("TK_TRACE_DAT_BENCH", "bench.trace.dat");
+  if (!tk::bench::RequireInput(state, path) || !tk::bench::RequireTool(state, "trace-cmd")) return;
+  tk::bench::RunShell(state, "trace-cmd report '" + path + "' >/dev/null 2>&1");
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * Slurp(path).size()));
 }
 BENCHMARK(BM_AnchorTraceCmdReport)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);

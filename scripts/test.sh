@@ -5,7 +5,7 @@
 # bounded time on its seed corpus. Idempotent.
 #
 #   TK_SKIP_SANITIZE=1  skip the sanitizer builds    TK_SKIP_FUZZ=1  skip fuzzing
-#   TK_FUZZ_SECONDS=N   seconds per fuzz target (default 30)
+#   TK_FUZZ_SECONDS=N   seconds per fuzz target (default 30)   TK_SKIP_BENCH=1  skip benchmarks
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
@@ -16,6 +16,27 @@ echo "== Release build and tests" >&2
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$JOBS"
 (cd build && ctest --output-on-failure -j"$JOBS")
+
+if [ "${TK_SKIP_BENCH:-0}" != 1 ]; then
+  # Every benchmark once, briefly, on small inputs made from committed fixtures, so none can rot
+  # (a benchmark that errors fails the run; "skip:" marks an optional input or anchor missing).
+  # These timings are not figures: bench/make-inputs.sh without --small records real inputs.
+  echo "== benchmarks (one brief run each)" >&2
+  bash bench/make-inputs.sh --small build/bench-inputs
+  for b in build/bench/*_bench; do
+    [ -x "$b" ] || continue
+    log=$(TK_BENCH_DIR=build/bench-inputs "$b" --benchmark_min_time=0.001 2>&1) ||
+      { echo "$log" >&2; echo "benchmark failed: $b" >&2; exit 1; }
+    if grep 'ERROR OCCURRED' <<<"$log" | grep -v "'skip:"; then
+      echo "benchmark errored: $b" >&2
+      exit 1
+    fi
+    n=$(grep -c '^BM_' <<<"$log" || true)
+    skipped=$(grep -c "ERROR OCCURRED: 'skip:" <<<"$log" || true)
+    echo "-- $(basename "$b"): $n benchmarks, $skipped skipped" >&2
+    grep "ERROR OCCURRED: 'skip:" <<<"$log" | sed 's/^/   /' >&2 || true
+  done
+fi
 
 if [ "${TK_SKIP_SANITIZE:-0}" != 1 ]; then
   echo "== ASan+UBSan build and tests" >&2
