@@ -1,7 +1,7 @@
 // perf.data reader speed, with the anchor tools timed in the same run.
 //
 //   TK_PERF_BENCH_FILE   a `perf record -a -g` file (default: perf-a-g.data from
-//                        bench/make-inputs.sh, ~15 MB; not committed)
+//                        bench/make-inputs.sh; not committed)
 //   TK_FLAMEGRAPH        stackcollapse-perf.pl's directory (default /tmp/FlameGraph; the
 //                        pipeline anchor is skipped without it)
 //
