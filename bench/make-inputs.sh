@@ -7,7 +7,7 @@
 #   --small  the same file names, copied from committed fixtures (a second; what CI uses to run
 #            every benchmark once so none can rot). Numbers from these are not figures.
 #   (none)   recorded here (needs root for perf -a and tracefs):
-#              perf-a-g.data      perf record -a -g -F 4000, 10 s of compile/compress/hash load (~8 MB)
+#              perf-a-g.data      perf record -a -g -F 4000, 10 s of compile/compress/hash load (~13 MB)
 #              sched.data         perf sched record -- perf bench sched pipe -l 100000 (~50 MB)
 #              bench.trace.dat    sched_switch/wakeup/waking/migrate + block:* via tracefs and
 #                                 trace-cmd extract, under perf bench sched messaging (v7, zstd)
