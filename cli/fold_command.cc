@@ -9,6 +9,7 @@
 #include "analyses/fold/text_fold.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/fold_offcpu.h"
 #include "core/absl_compat.h"
 #include "core/diag.h"
 #include "core/format.h"
@@ -55,6 +56,8 @@ int RunFold(int argc, char** argv) {
                  "fold beside the reader")
       ->group("");
   AddSymbolOptions(app, &popts);
+  OffCpuFlags offcpu;
+  AddOffCpuFlags(app, &offcpu);
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
   if (all) fo.names.annotate_kernel = fo.names.annotate_jit = true;
 
@@ -68,6 +71,7 @@ int RunFold(int argc, char** argv) {
   // of perf.data samples; tk folds perf.data as that pipeline would.
   fo.pid_shown = format != Format::kPerfData && format != Format::kPerfDataPipe;
   fo.worker_thread = Threads(threads) >= 2;
+  if (offcpu.on()) return RunOffCpuFold(**in, popts, offcpu, fo, json, diag);
   analyses::fold::FoldSink sink(fo);
 
   absl::Status st;

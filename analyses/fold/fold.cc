@@ -10,7 +10,6 @@
 
 #include "absl/strings/numbers.h"
 #include "core/absl_compat.h"
-#include "nlohmann/json.hpp"
 
 namespace tk::analyses::fold {
 namespace {
@@ -180,20 +179,19 @@ bool FoldSink::Keep(std::string_view name) {
   return false;
 }
 
-// "comm", "comm-PID" or "comm-PID/TID", spaces in the comm as '_'.
-void FoldSink::AppendRoot(std::string_view comm, int32_t pid, int32_t tid,
-                          std::string* key) const {
+void AppendRoot(const FoldOptions& opt, std::string_view comm, int32_t pid, int32_t tid,
+                std::string* key) {
   size_t from = key->size();
   key->append(comm);
   std::replace(key->begin() + from, key->end(), ' ', '_');
-  if (!opt_.include_pid && !opt_.include_tid) return;
+  if (!opt.include_pid && !opt.include_tid) return;
   key->push_back('-');
-  if (opt_.pid_shown && pid >= 0) {
+  if (opt.pid_shown && pid >= 0) {
     AppendInt(pid, key);
   } else {
     key->push_back('?');
   }
-  if (opt_.include_tid) {
+  if (opt.include_tid) {
     key->push_back('/');
     AppendInt(tid, key);
   }
@@ -202,7 +200,7 @@ void FoldSink::AppendRoot(std::string_view comm, int32_t pid, int32_t tid,
 void FoldSink::Count(std::string_view comm, int32_t pid, int32_t tid,
                      absl::Span<const Frame> stack, uint64_t weight, std::string* key) {
   key->clear();
-  AppendRoot(comm, pid, tid, key);
+  AppendRoot(opt_, comm, pid, tid, key);
   FrameNameOptions names = opt_.names;
   // stackcollapse (as its test results have it) tidies Java names only when the root is
   // exactly "java": not "java-PID" with --pid.
@@ -240,14 +238,22 @@ void FoldSink::Merge(const FoldSink& other) {
   if (first_filtered_.empty()) first_filtered_ = other.first_filtered_;
 }
 
-void FoldSink::Write(std::ostream& out) const {
-  std::vector<const std::pair<const std::string, uint64_t>*> v;
-  v.reserve(stacks_.size());
-  for (const auto& kv : stacks_) v.push_back(&kv);
+namespace {
+
+std::vector<const StackCounts::value_type*> Sorted(const StackCounts& stacks) {
+  std::vector<const StackCounts::value_type*> v;
+  v.reserve(stacks.size());
+  for (const auto& kv : stacks) v.push_back(&kv);
   std::sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->first < b->first; });
+  return v;
+}
+
+}  // namespace
+
+void WriteFolded(const StackCounts& stacks, std::ostream& out) {
   std::string buf;
   buf.reserve(1 << 16);
-  for (auto* kv : v) {
+  for (auto* kv : Sorted(stacks)) {
     buf.append(kv->first);
     buf.push_back(' ');
     AppendInt(kv->second, &buf);
@@ -260,14 +266,10 @@ void FoldSink::Write(std::ostream& out) const {
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
 
-void FoldSink::WriteJson(std::ostream& out) const {
-  std::vector<const std::pair<const std::string, uint64_t>*> v;
-  v.reserve(stacks_.size());
-  for (const auto& kv : stacks_) v.push_back(&kv);
-  std::sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->first < b->first; });
-  nlohmann::json stacks = nlohmann::json::array();
+nlohmann::json FoldedJson(const StackCounts& stacks, std::string_view event) {
+  nlohmann::json out = nlohmann::json::array();
   uint64_t total = 0;
-  for (auto* kv : v) {
+  for (auto* kv : Sorted(stacks)) {
     nlohmann::json frames = nlohmann::json::array();
     std::string_view rest = kv->first;
     while (true) {
@@ -276,12 +278,19 @@ void FoldSink::WriteJson(std::ostream& out) const {
       if (semi == std::string_view::npos) break;
       rest.remove_prefix(semi + 1);
     }
-    stacks.push_back({{"frames", std::move(frames)}, {"count", kv->second}});
+    out.push_back({{"frames", std::move(frames)}, {"count", kv->second}});
     total += kv->second;
   }
-  nlohmann::json j = {{"event", filter_}, {"total", total}, {"stacks", std::move(stacks)}};
+  return {{"event", std::string(event)}, {"total", total}, {"stacks", std::move(out)}};
+}
+
+void FoldSink::Write(std::ostream& out) const { WriteFolded(stacks_, out); }
+
+void FoldSink::WriteJson(std::ostream& out) const {
   // Replace, not throw, on invalid UTF-8 in symbol names.
-  out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  out << FoldedJson(stacks_, filter_).dump(-1, ' ', false,
+                                           nlohmann::json::error_handler_t::replace)
+      << "\n";
 }
 
 }  // namespace tk::analyses::fold

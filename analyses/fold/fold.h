@@ -18,6 +18,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "analyses/fold/frame_name.h"
 #include "core/sink.h"
+#include "nlohmann/json.hpp"
 
 namespace tk::analyses::fold {
 
@@ -41,6 +42,19 @@ struct FoldOptions {
 // "cycles" and "cycles:u" are one event type for filtering ("cycles:u" is cycles counted in
 // user mode); "cycles:u" and "cycles:k" are not, nor are "cycles" and "instructions".
 bool SameEventType(std::string_view a, std::string_view b);
+
+// Folded stacks ("root;...;leaf") and their counts, as FoldSink and the off-CPU folds keep them.
+using StackCounts = absl::flat_hash_map<std::string, uint64_t>;
+
+// Appends the root frame: "comm", "comm-PID" or "comm-PID/TID" (FoldOptions' include_pid,
+// include_tid, pid_shown), spaces in the comm as '_'.
+void AppendRoot(const FoldOptions& opt, std::string_view comm, int32_t pid, int32_t tid,
+                std::string* key);
+// Writes "STACK COUNT" lines sorted bytewise.
+void WriteFolded(const StackCounts& stacks, std::ostream& out);
+// {"event": EVENT, "total": N, "stacks": [{"frames": [root, ..., leaf], "count": N}, ...]},
+// sorted as WriteFolded sorts.
+nlohmann::json FoldedJson(const StackCounts& stacks, std::string_view event);
 
 class FoldSink final : public EventSink {
  public:
@@ -80,14 +94,13 @@ class FoldSink final : public EventSink {
   // Counts one stack (leaf first) under the root named by comm/pid/tid; `key` is scratch.
   void Count(std::string_view comm, int32_t pid, int32_t tid, absl::Span<const Frame> stack,
              uint64_t weight, std::string* key);
-  void AppendRoot(std::string_view comm, int32_t pid, int32_t tid, std::string* key) const;
 
   FoldOptions opt_;
   std::string filter_;
   bool defaulted_ = false;
   std::string first_filtered_;
   std::string key_;  // the stack being built, reused
-  absl::flat_hash_map<std::string, uint64_t> stacks_;  // the worker's while it runs
+  StackCounts stacks_;  // the worker's while it runs
   std::unique_ptr<Worker> worker_;
 };
 

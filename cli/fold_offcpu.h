@@ -1,0 +1,35 @@
+// The off-CPU half of `tk fold`: --off-cpu and --wakeup (analyses/offcpu).
+#ifndef TK_CLI_FOLD_OFFCPU_H_
+#define TK_CLI_FOLD_OFFCPU_H_
+
+#include <cstdint>
+#include <string>
+
+#include "CLI/CLI.hpp"
+#include "analyses/offcpu/offcpu.h"
+#include "core/diag.h"
+#include "core/input.h"
+#include "parsers/parser.h"
+
+namespace tk::cli {
+
+struct OffCpuFlags {
+  bool off_cpu = false;  // --off-cpu
+  bool wakeup = false;   // --wakeup
+  std::string states;    // --state S,D,R
+  uint64_t min_us = 1;   // --min-us
+  uint64_t max_us = UINT64_MAX;  // --max-us
+  bool on() const { return off_cpu || wakeup; }
+};
+
+// Adds --off-cpu, --wakeup, --state, --min-us, --max-us to `app`.
+void AddOffCpuFlags(CLI::App& app, OffCpuFlags* flags);
+
+// Folds `in` off-CPU (or wakeup) style with `fold`'s roots and frame names; writes folded lines
+// or JSON to stdout, notes to stderr. Returns the exit code.
+int RunOffCpuFold(Input& in, const ParseOptions& popts, const OffCpuFlags& flags,
+                  const analyses::fold::FoldOptions& fold, bool json, Diagnostics& diag);
+
+}  // namespace tk::cli
+
+#endif  // TK_CLI_FOLD_OFFCPU_H_

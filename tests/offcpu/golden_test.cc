@@ -1,0 +1,168 @@
+// `tk fold --off-cpu / --wakeup` through the real binary on testdata/offcpu (recorded by its
+// record.sh): per-thread totals against `perf sched timehist`'s wait times (perf's own output,
+// committed as reference data), tk's folded goldens from files and stdin, the perf.data and
+// `perf script --ns` forms agreeing, --threads 1 = 2, --state/--min-us/--max-us partitions,
+// and bad input.
+#include <cstdint>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/offcpu/totals.h"
+#include "tests/support/golden.h"
+
+namespace tk::testing {
+namespace {
+
+const std::string kDir = "testdata/offcpu/";
+
+std::vector<std::string> Symbols() {
+  return {"--no-buildid-cache", "--no-host-kallsyms", "--symfs", SourcePath(kDir + "symfs"),
+          "--kallsyms", SourcePath(kDir + "kallsyms")};
+}
+
+RunResult Fold(std::vector<std::string> flags, const std::string& file, bool stdin_input = false) {
+  std::vector<std::string> a = {"fold"};
+  a.insert(a.end(), flags.begin(), flags.end());
+  for (const std::string& s : Symbols()) a.push_back(s);
+  a.push_back(stdin_input ? "-" : SourcePath(kDir + file));
+  return RunTk(a, stdin_input ? SourcePath(kDir + file) : "");
+}
+
+TEST(OffCpuGolden, ThreadTotalsAreTimehistWaitTimes) {
+  RunResult r = Fold({"--off-cpu", "--tid"}, "offcpu.data");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<int, uint64_t> tk = TkTotals(r.out);
+  std::map<int, uint64_t> perf = TimehistTotals(ReadFile(SourcePath(kDir + "offcpu.timehist.txt")));
+  ASSERT_GE(perf.size(), 10u);  // 10 workload threads and the vfork children
+  uint64_t sum = 0;
+  for (const auto& [tid, us] : perf) {
+    EXPECT_EQ(tk.contains(tid) ? tk.at(tid) : 0, us) << "tid " << tid;
+    sum += us;
+  }
+  for (const auto& [tid, us] : tk) EXPECT_TRUE(perf.contains(tid)) << "tid " << tid;
+  EXPECT_GT(sum, 100'000u);  // the workload waited well over 0.1 s in total
+}
+
+struct Case {
+  std::vector<std::string> flags;
+  const char* input;
+  const char* golden;
+};
+const Case kCases[] = {
+    {{"--off-cpu"}, "offcpu.data", "offcpu.folded"},
+    {{"--off-cpu", "--tid"}, "offcpu.data", "offcpu-tid.folded"},
+    {{"--off-cpu", "--pid", "--kernel"}, "offcpu.data", "offcpu-pid-kernel.folded"},
+    {{"--off-cpu", "--state", "D"}, "offcpu.data", "offcpu-state-D.folded"},
+    {{"--off-cpu", "--json"}, "offcpu.data", "offcpu.json"},
+    {{"--wakeup"}, "offcpu.data", "wakeup.folded"},
+    {{"--off-cpu"}, "offcpu.script.txt", "offcpu-text.folded"},
+    {{"--wakeup"}, "offcpu-wakeup.script.txt", "wakeup-text.folded"},
+};
+
+TEST(OffCpuGolden, FromFileAndStdin) {
+  for (const Case& c : kCases) {
+    for (bool in : {false, true}) {
+      RunResult r = Fold(c.flags, c.input, in);
+      EXPECT_EQ(r.exit_code, 0) << c.golden << r.err;
+      ExpectGolden(r.out, kDir + "expected/" + c.golden);
+      // Intervals open at the trace's ends are reported, not counted.
+      EXPECT_NE(r.err.find("tk: not counted: "), std::string::npos) << c.golden << r.err;
+    }
+  }
+}
+
+TEST(OffCpuGolden, NanosecondTextFoldsAsPerfData) {
+  // offcpu-wakeup.script.txt is `perf script --ns` of offcpu.data minus its sched_waking
+  // events, which --off-cpu does not read.
+  for (const char* flag : {"--tid", "--all"}) {
+    RunResult data = Fold({"--off-cpu", flag}, "offcpu.data");
+    RunResult text = Fold({"--off-cpu", flag}, "offcpu-wakeup.script.txt");
+    EXPECT_EQ(data.out, text.out) << flag << UnifiedDiff(data.out, text.out, 20);
+  }
+}
+
+TEST(OffCpuGolden, ThreadsFlagChangesNothing) {
+  for (const char* in : {"offcpu.data", "offcpu.script.txt"}) {
+    for (const char* mode : {"--off-cpu", "--wakeup"}) {
+      RunResult one = Fold({mode, "--threads", "1"}, in);
+      RunResult two = Fold({mode, "--threads", "2"}, in);
+      EXPECT_EQ(one.exit_code, 0);
+      EXPECT_FALSE(one.out.empty());
+      EXPECT_EQ(one.out, two.out) << in << " " << mode;
+    }
+  }
+}
+
+nlohmann::json Json(std::vector<std::string> flags) {
+  flags.push_back("--json");
+  RunResult r = Fold(flags, "offcpu.data");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+TEST(OffCpuGolden, StatesAndBoundsPartitionTheIntervals) {
+  nlohmann::json all = Json({"--off-cpu"});
+  uint64_t total = all["total"], counted = all["intervals"]["counted"];
+  EXPECT_EQ(all["unit"], "us");
+  EXPECT_EQ(total, all["intervals"]["counted_us"].get<uint64_t>());
+  uint64_t by_state = 0, n_state = 0;
+  for (const char* s : {"R", "S", "D", "T", "t", "X", "Z", "P", "I"}) {
+    nlohmann::json j = Json({"--off-cpu", "--state", s});
+    by_state += j["total"].get<uint64_t>();
+    n_state += j["intervals"]["counted"].get<uint64_t>();
+  }
+  EXPECT_EQ(by_state, total);
+  EXPECT_EQ(n_state, counted);
+  for (const char* s : {"S", "D", "R"}) EXPECT_GT(Json({"--off-cpu", "--state", s})["total"], 0);
+  nlohmann::json lo = Json({"--off-cpu", "--max-us", "999"});
+  nlohmann::json hi = Json({"--off-cpu", "--min-us", "1000"});
+  EXPECT_EQ(lo["total"].get<uint64_t>() + hi["total"].get<uint64_t>(), total);
+  EXPECT_EQ(lo["intervals"]["counted"].get<uint64_t>() + hi["intervals"]["counted"].get<uint64_t>(),
+            counted);
+  EXPECT_GT(lo["intervals"]["counted"], 0);
+  EXPECT_GT(hi["intervals"]["counted"], 0);
+  // --wakeup counts the same intervals, split further by waker.
+  nlohmann::json w = Json({"--wakeup"});
+  EXPECT_EQ(w["total"], total);
+  EXPECT_GT(w["wakeups_with_callchain"], 0);
+  EXPECT_GT(w["intervals"]["no_waker"], 0);  // preemptions
+}
+
+TEST(OffCpuGolden, BadInput) {
+  const std::string want =
+      ": no sched:sched_switch callchains to fold (record with `perf record -e "
+      "sched:sched_switch -e sched:sched_waking -a -g`)\n";
+  // perf.data with sched_switch but no -g; trace.dat; a perf.data of cycles only.
+  for (const char* f : {"testdata/recorded/sched/sched.perf.data",
+                        "testdata/recorded/sched/sched.trace.dat", "testdata/perf_data/g.data"}) {
+    RunResult r = RunTk({"fold", "--off-cpu", "--no-buildid-cache", "--no-host-kallsyms",
+                         "--kallsyms", SourcePath(kDir + "kallsyms"), SourcePath(f)});
+    EXPECT_EQ(r.exit_code, 1) << f;
+    EXPECT_EQ(r.out, "") << f;
+    EXPECT_EQ(r.err, "tk: " + SourcePath(f) + want) << f;
+  }
+  RunResult text = RunTk({"fold", "--wakeup", "-"}, SourcePath("testdata/recorded/sched/sched.perf-script.txt"));
+  EXPECT_EQ(text.exit_code, 1);
+  EXPECT_EQ(text.err, "tk: <stdin>" + want);
+  RunResult garbage = RunTk({"fold", "--off-cpu", SourcePath("tests/cli/garbage.bin")});
+  EXPECT_EQ(garbage.exit_code, 1);
+  EXPECT_NE(garbage.err.find("offset 0: unknown input format"), std::string::npos);
+  EXPECT_EQ(Fold({"--off-cpu", "--state", "Q"}, "offcpu.data").exit_code, 2);
+  RunResult bounds = Fold({"--off-cpu", "--min-us", "10", "--max-us", "9"}, "offcpu.data");
+  EXPECT_EQ(bounds.exit_code, 2);
+  EXPECT_EQ(bounds.err, "tk: --min-us is above --max-us\n");
+  // Without sched_waking/sched_wakeup callchains --wakeup still folds, and says so.
+  RunResult nowake = RunTk({"fold", "--wakeup", SourcePath("testdata/fold/tracepoint-g.txt")});
+  EXPECT_EQ(nowake.exit_code, 0);
+  EXPECT_NE(nowake.err.find("no sched_waking/sched_wakeup callchains"), std::string::npos);
+  RunResult help = RunTk({"fold", "--help"});
+  for (const char* flag : {"--off-cpu", "--wakeup", "--state", "--min-us", "--max-us"})
+    EXPECT_NE(help.out.find(flag), std::string::npos) << flag;
+}
+
+}  // namespace
+}  // namespace tk::testing
