@@ -119,7 +119,7 @@ void OffCpuSink::OnSwitch(const Event& e, const SchedSwitch& s) {
     } else if (born_.erase(next)) {
       // a new thread's first run: it never left a CPU
     } else if (seen_.contains(next)) {
-      ++stats_.unpaired;
+      ++stats_.unpaired_in;
     } else {
       ++stats_.open_start;
       stats_.open_start_us += static_cast<uint64_t>(e.ts_ns - first_ns_) / 1000;
@@ -136,7 +136,9 @@ void OffCpuSink::OnSwitch(const Event& e, const SchedSwitch& s) {
     pending_.erase(prev);
     return;
   }
-  Pending& p = pending_[prev];
+  auto [it, fresh] = pending_.try_emplace(prev);
+  if (!fresh) ++stats_.unpaired_out;
+  Pending& p = it->second;
   p.out_ns = e.ts_ns;
   p.state = s.prev_state.Letter();
   p.has_stack = HasCallchain(e);
@@ -159,6 +161,7 @@ void OffCpuSink::Close(int32_t tid, const Pending& p, int64_t in_ns) {
   if (!Wanted(p.state, us)) return;
   ++stats_.counted;
   stats_.counted_us += us;
+  if (us == 0) return;  // --min-us 0: counted, but a line of weight 0 says nothing
   if (!opt_.wakeup) {
     stacks_[p.key] += us;
     return;
@@ -201,11 +204,12 @@ void OffCpuSink::OnSample(const Event& e) {
   uint64_t us = e.period / 1000;
   // perf --off-cpu records no prev_state: --state cannot select these.
   if (us < opt_.min_us || us > opt_.max_us) return;
+  ++stats_.counted;
+  if (us == 0) return;
   key_.clear();
   fold::AppendRoot(opt_.fold, e.comm, e.pid, e.tid, &key_);
   AppendStack(e, /*leaf_first=*/false, &key_);
   stacks_[key_] += us;
-  ++stats_.counted;
   stats_.counted_us += us;
 }
 
@@ -228,9 +232,10 @@ void OffCpuSink::WriteNote(std::ostream& err) const {
     err << "tk: not counted: " << stats_.no_stack
         << " off-CPU intervals whose sched_switch has no callchain\n";
   }
-  if (stats_.unpaired > 0) {
-    err << "tk: " << stats_.unpaired
-        << " switch-ins without a switch-out before them (events lost or filtered out?)\n";
+  if (stats_.unpaired_in + stats_.unpaired_out > 0) {
+    err << "tk: unpaired switches (events lost or filtered out?): " << stats_.unpaired_out
+        << " switch-outs of threads already off-CPU (interval dropped), " << stats_.unpaired_in
+        << " switch-ins of threads already on a CPU\n";
   }
 }
 
@@ -241,7 +246,8 @@ void OffCpuSink::WriteJson(std::ostream& out) const {
                     {"counted", stats_.counted},
                     {"counted_us", stats_.counted_us},
                     {"no_stack", stats_.no_stack},
-                    {"unpaired", stats_.unpaired},
+                    {"unpaired_switch_out", stats_.unpaired_out},
+                    {"unpaired_switch_in", stats_.unpaired_in},
                     {"open_at_start", stats_.open_start},
                     {"open_at_start_us", stats_.open_start_us},
                     {"open_at_end", stats_.open_end},

@@ -75,7 +75,9 @@ class OffCpuSink final : public EventSink {
     uint64_t no_stack = 0;          // closed intervals whose switch-out had no callchain
     uint64_t open_start = 0, open_start_us = 0;  // open at the start (µs since the start)
     uint64_t open_end = 0, open_end_us = 0;      // open at the end (µs until the end)
-    uint64_t unpaired = 0;          // switch-ins right after a switch-in (lost events)
+    uint64_t unpaired_in = 0;       // switch-ins of a thread already on a CPU (lost events)
+    uint64_t unpaired_out = 0;      // switch-outs of a thread already off-CPU: the interval
+                                    // up to the lost switch-in is dropped
     uint64_t no_waker = 0;          // --wakeup: counted intervals without a wakeup
     uint64_t waker_stacks = 0;      // --wakeup: wakeups with a callchain while off-CPU
   };

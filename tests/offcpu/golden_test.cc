@@ -51,6 +51,7 @@ struct Case {
   std::vector<std::string> flags;
   const char* input;
   const char* golden;
+  bool intervals = true;  // from sched_switch: some are open at the trace's ends
 };
 const Case kCases[] = {
     {{"--off-cpu"}, "offcpu.data", "offcpu.folded"},
@@ -61,6 +62,9 @@ const Case kCases[] = {
     {{"--wakeup"}, "offcpu.data", "wakeup.folded"},
     {{"--off-cpu"}, "offcpu.script.txt", "offcpu-text.folded"},
     {{"--wakeup"}, "offcpu-wakeup.script.txt", "wakeup-text.folded"},
+    // perf record --off-cpu's "offcpu-time" samples, hand-written in perf script's sample
+    // layout: perf 6.1 here is built without BPF skeletons and ignores --off-cpu.
+    {{"--off-cpu", "--tid"}, "offcpu-time.script.txt", "offcpu-time.folded", false},
 };
 
 TEST(OffCpuGolden, FromFileAndStdin) {
@@ -70,7 +74,8 @@ TEST(OffCpuGolden, FromFileAndStdin) {
       EXPECT_EQ(r.exit_code, 0) << c.golden << r.err;
       ExpectGolden(r.out, kDir + "expected/" + c.golden);
       // Intervals open at the trace's ends are reported, not counted.
-      EXPECT_NE(r.err.find("tk: not counted: "), std::string::npos) << c.golden << r.err;
+      EXPECT_EQ(r.err.find("tk: not counted: ") != std::string::npos, c.intervals)
+          << c.golden << r.err;
     }
   }
 }

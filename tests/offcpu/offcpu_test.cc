@@ -150,6 +150,17 @@ TEST(OffCpu, OpenIntervalsReportedNotCounted) {
             "so far), 1 open at its start (0 us seen)\n");
 }
 
+TEST(OffCpu, LostSwitchesDropTheUnknownInterval) {
+  Feed f;
+  f.Switch(0, 7, "app", "S", 0)
+      .Switch(3'000, 7, "app", "S", 0)  // the switch-in between was lost: restart here
+      .Switch(5'000, 0, "swapper", "R", 7)
+      .Switch(9'000, 0, "swapper", "R", 7);  // in again without an out
+  EXPECT_EQ(f.Out(), std::string(kSleepLine) + " 2\n");
+  EXPECT_EQ(f.sink().stats().unpaired_out, 1u);
+  EXPECT_EQ(f.sink().stats().unpaired_in, 1u);
+}
+
 TEST(OffCpu, CallchainsRequired) {
   Feed f;
   f.Switch(0, 7, "app", "S", 0, &kIpOnly).Switch(5'000, 0, "swapper", "R", 7, &kIpOnly);
