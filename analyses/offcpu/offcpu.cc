@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <ostream>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
@@ -53,7 +54,6 @@ EventMask OffCpuSink::wants() const {
       .Add(EventKind::kSample)
       .Add(EventKind::kFork)
       .Add(EventKind::kSchedFork)
-      .Add(EventKind::kExit)
       .WithStacks();
 }
 
@@ -74,10 +74,7 @@ bool OffCpuSink::Wanted(char state, uint64_t us) const {
 }
 
 absl::Status OffCpuSink::OnEvent(const Event& e) {
-  if (e.ts_ns >= 0) {
-    if (first_ns_ < 0) first_ns_ = e.ts_ns;
-    last_ns_ = std::max(last_ns_, e.ts_ns);
-  }
+  if (e.ts_ns >= 0) last_ns_ = std::max(last_ns_, e.ts_ns);
   switch (e.kind()) {
     case EventKind::kSchedSwitch:
       OnSwitch(e, std::get<SchedSwitch>(e.body));
@@ -94,12 +91,6 @@ absl::Status OffCpuSink::OnEvent(const Event& e) {
     case EventKind::kSchedFork:
       born_.insert(std::get<SchedFork>(e.body).child_pid);
       break;
-    case EventKind::kExit: {
-      int32_t tid = std::get<Exit>(e.body).tid;
-      pending_.erase(tid);
-      waker_.erase(tid);
-      break;
-    }
     default:
       break;
   }
@@ -110,6 +101,13 @@ void OffCpuSink::OnSwitch(const Event& e, const SchedSwitch& s) {
   ++stats_.switches;
   if (HasCallchain(e)) ++stats_.switch_stacks;
   if (e.ts_ns < 0) return;
+  if (first_ns_ < 0) first_ns_ = e.ts_ns;
+  // The previous switch on this CPU: the latest moment a lost switch-in can be placed at.
+  int64_t cpu_prev = -1;
+  if (e.cpu >= 0 && e.cpu < 4096) {
+    if (static_cast<size_t>(e.cpu) >= cpu_last_.size()) cpu_last_.resize(e.cpu + 1, -1);
+    cpu_prev = std::exchange(cpu_last_[e.cpu], e.ts_ns);
+  }
   // Switch-in first: prev == next does not happen, and the order does not matter otherwise.
   if (int32_t next = s.next_pid; next > 0) {
     auto it = pending_.find(next);
@@ -131,13 +129,19 @@ void OffCpuSink::OnSwitch(const Event& e, const SchedSwitch& s) {
   if (prev <= 0) return;
   seen_.insert(prev);
   born_.erase(prev);
+  auto [it, fresh] = pending_.try_emplace(prev);
+  if (!fresh) {
+    // prev leaves a CPU while off-CPU: its switch-in was lost. It ran on this CPU since some
+    // switch after the previous one here, so that one bounds the wait from below; perf sched
+    // timehist books exactly that (its "previous switch on this CPU"), and so does tk.
+    ++stats_.unpaired_out;
+    if (cpu_prev >= it->second.out_ns) Close(prev, it->second, cpu_prev);
+  }
   waker_.erase(prev);
   if (Dead(s.prev_state)) {
-    pending_.erase(prev);
+    pending_.erase(it);
     return;
   }
-  auto [it, fresh] = pending_.try_emplace(prev);
-  if (!fresh) ++stats_.unpaired_out;
   Pending& p = it->second;
   p.out_ns = e.ts_ns;
   p.state = s.prev_state.Letter();
@@ -234,7 +238,9 @@ void OffCpuSink::WriteNote(std::ostream& err) const {
   }
   if (stats_.unpaired_in + stats_.unpaired_out > 0) {
     err << "tk: unpaired switches (events lost or filtered out?): " << stats_.unpaired_out
-        << " switch-outs of threads already off-CPU (interval dropped), " << stats_.unpaired_in
+        << " switch-outs of threads already off-CPU (interval closed at the CPU's previous "
+           "switch, as perf sched timehist does), "
+        << stats_.unpaired_in
         << " switch-ins of threads already on a CPU\n";
   }
 }

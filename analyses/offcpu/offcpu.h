@@ -35,6 +35,7 @@
 #include <iosfwd>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
@@ -77,7 +78,7 @@ class OffCpuSink final : public EventSink {
     uint64_t open_end = 0, open_end_us = 0;      // open at the end (µs until the end)
     uint64_t unpaired_in = 0;       // switch-ins of a thread already on a CPU (lost events)
     uint64_t unpaired_out = 0;      // switch-outs of a thread already off-CPU: the interval
-                                    // up to the lost switch-in is dropped
+                                    // is closed at the CPU's previous switch
     uint64_t no_waker = 0;          // --wakeup: counted intervals without a wakeup
     uint64_t waker_stacks = 0;      // --wakeup: wakeups with a callchain while off-CPU
   };
@@ -117,7 +118,8 @@ class OffCpuSink final : public EventSink {
   absl::flat_hash_set<int32_t> born_;   // forked inside the trace, not yet switched in
   absl::flat_hash_set<int32_t> seen_;   // had a switch event
   bool seen_waking_ = false;
-  int64_t first_ns_ = -1, last_ns_ = -1;
+  std::vector<int64_t> cpu_last_;  // per CPU, the last sched_switch's time (-1: none)
+  int64_t first_ns_ = -1, last_ns_ = -1;  // the first sched_switch, the last event
   std::string key_;  // scratch
 };
 

@@ -31,9 +31,10 @@ class Feed {
 
   // prev (tid, comm) leaves the CPU in `state` at t (ns), next comes in.
   Feed& Switch(int64_t t, int32_t prev, const char* comm, const char* state, int32_t next,
-               const std::vector<Frame>* stack = &kSleep) {
+               const std::vector<Frame>* stack = &kSleep, int32_t cpu = 0) {
     Event e;
     e.ts_ns = t;
+    e.cpu = cpu;
     e.pid = 100;
     e.tid = prev;
     e.comm = comm;
@@ -150,15 +151,18 @@ TEST(OffCpu, OpenIntervalsReportedNotCounted) {
             "so far), 1 open at its start (0 us seen)\n");
 }
 
-TEST(OffCpu, LostSwitchesDropTheUnknownInterval) {
+TEST(OffCpu, LostSwitchInClosedAtTheCpusPreviousSwitch) {
   Feed f;
   f.Switch(0, 7, "app", "S", 0)
-      .Switch(3'000, 7, "app", "S", 0)  // the switch-in between was lost: restart here
+      .Switch(1'000, 0, "swapper", "R", 8, &kSleep, 1)  // another CPU: not a bound
+      .Switch(2'000, 8, "other", "S", 9)   // 7 came in after this: its switch-in was lost
+      .Switch(3'000, 7, "app", "S", 0)     // so 0..2000 ns is booked, as perf sched timehist
       .Switch(5'000, 0, "swapper", "R", 7)
       .Switch(9'000, 0, "swapper", "R", 7);  // in again without an out
-  EXPECT_EQ(f.Out(), std::string(kSleepLine) + " 2\n");
+  EXPECT_EQ(f.Out(), std::string(kSleepLine) + " 4\n");
   EXPECT_EQ(f.sink().stats().unpaired_out, 1u);
   EXPECT_EQ(f.sink().stats().unpaired_in, 1u);
+  EXPECT_EQ(f.sink().stats().intervals, 2u);
 }
 
 TEST(OffCpu, CallchainsRequired) {
