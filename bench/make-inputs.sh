@@ -12,6 +12,8 @@
 #              bench.trace.dat    sched_switch/wakeup/waking/migrate + block:* via tracefs and
 #                                 trace-cmd extract, under perf bench sched messaging (v7, zstd)
 #              bench.v6.trace.dat the same converted to v6, uncompressed
+#              offcpu.data        perf record -a -g -e sched:sched_switch -e sched:sched_waking
+#                                 -- perf bench sched pipe -l 100000 (~70 MB)
 #   --huge   also sched-huge.data: perf sched record -- perf bench sched pipe -l 1500000 (~1.1 GB,
 #            10 M events; issue 16's scale target)
 #
@@ -39,6 +41,7 @@ if ((small)); then
   copy "$rec/sched/sched.perf.data" sched.data
   copy "$rec/sched/sched.trace.dat" bench.trace.dat
   copy "$rec/sched/sched.v6.trace.dat" bench.v6.trace.dat
+  copy "$here/testdata/offcpu/offcpu.data" offcpu.data
   echo "make-inputs: small inputs in $dir" >&2
   exit 0
 fi
@@ -74,6 +77,13 @@ if [ ! -e "$dir/sched.data" ]; then
   echo "make-inputs: recording sched.data" >&2
   perf sched record -q -o "$dir/sched.data" -- perf bench sched pipe -l 100000 >/dev/null 2>&1
   rm -f "$dir/sched.data.old"
+fi
+
+if [ ! -e "$dir/offcpu.data" ]; then
+  echo "make-inputs: recording offcpu.data" >&2
+  perf record -q -a -g -e sched:sched_switch -e sched:sched_waking -o "$dir/offcpu.data" -- \
+    perf bench sched pipe -l 100000 >/dev/null 2>&1
+  rm -f "$dir/offcpu.data.old"
 fi
 
 if ((huge)) && [ ! -e "$dir/sched-huge.data" ]; then

@@ -1,22 +1,21 @@
 // tk fold --off-cpu / --wakeup against perf, measured in the same run.
 //
-// Input: a big system-wide sched_switch recording with callchains, $TK_OFFCPU_BENCH_DATA
-// (default /tmp/tk-offcpu-bench.data; not committed). Make one (~60 MB) with
-//   perf record -a -g -e sched:sched_switch -e sched:sched_waking \
-//     -o /tmp/tk-offcpu-bench.data -- perf bench sched pipe -l 100000
+// Input: $TK_OFFCPU_BENCH_DATA, else offcpu.data from bench/make-inputs.sh (a system-wide
+// `perf record -a -g -e sched:sched_switch -e sched:sched_waking` of perf bench sched pipe,
+// ~70 MB, 200k switches; --small copies testdata/offcpu/offcpu.data).
 //
 //   BM_OffCpuInProcess            the perf.data reader + OffCpuSink (folded lines discarded)
 //   BM_TkFoldOffCpuProcess        `tk fold --off-cpu FILE > /dev/null`, a whole process
 //   BM_TkFoldWakeupProcess        `tk fold --wakeup FILE > /dev/null`
-//   BM_PerfSchedTimehistProcess   `perf sched timehist -i FILE --no-call-graph` (the anchor
+//   BM_PerfSchedTimehistProcess   `perf sched timehist --no-call-graph -i FILE` (the anchor
 //                                 for the wait times)
 //   BM_PerfScriptProcess          `perf script -i FILE` (what a text pipeline starts with)
-#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <string>
 
 #include "analyses/offcpu/offcpu.h"
+#include "bench/bench_inputs.h"
 #include "benchmark/benchmark.h"
 #include "core/diag.h"
 #include "core/input.h"
@@ -24,10 +23,10 @@
 
 namespace {
 
-std::string Data() {
-  const char* p = std::getenv("TK_OFFCPU_BENCH_DATA");
-  return p ? p : "/tmp/tk-offcpu-bench.data";
-}
+using tk::bench::BenchInput;
+using tk::bench::RequireInput;
+
+std::string Data() { return BenchInput("TK_OFFCPU_BENCH_DATA", "offcpu.data"); }
 
 int64_t Bytes(const std::string& p) {
   std::error_code ec;
@@ -36,7 +35,7 @@ int64_t Bytes(const std::string& p) {
 }
 
 void BM_OffCpuInProcess(benchmark::State& state) {
-  if (Bytes(Data()) == 0) return state.SkipWithError(("no input " + Data()).c_str());
+  if (!RequireInput(state, Data())) return;
   int64_t switches = 0;
   for (auto _ : state) {
     auto in = tk::Input::Open(Data());
@@ -56,32 +55,31 @@ void BM_OffCpuInProcess(benchmark::State& state) {
 BENCHMARK(BM_OffCpuInProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // A whole command on the input, output discarded.
-void Command(benchmark::State& state, const std::string& cmd) {
-  if (Bytes(Data()) == 0) return state.SkipWithError(("no input " + Data()).c_str());
-  for (auto _ : state) {
-    if (std::system((cmd + " > /dev/null 2>&1").c_str()) != 0)
-      return state.SkipWithError(("failed: " + cmd).c_str());
-  }
+void Command(benchmark::State& state, const std::string& tool, const std::string& args) {
+  if (!RequireInput(state, Data())) return;
+  if (tool != "tk" && !tk::bench::RequireTool(state, tool)) return;
+  std::string bin = tool == "tk" ? tk::bench::TkBinary() : tool;
+  tk::bench::RunShell(state, bin + " " + args + " > /dev/null 2>&1");
   state.SetBytesProcessed(state.iterations() * Bytes(Data()));
 }
 
 void BM_TkFoldOffCpuProcess(benchmark::State& state) {
-  Command(state, std::string(TK_BINARY) + " fold --off-cpu " + Data());
+  Command(state, "tk", "fold --off-cpu " + Data());
 }
 BENCHMARK(BM_TkFoldOffCpuProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_TkFoldWakeupProcess(benchmark::State& state) {
-  Command(state, std::string(TK_BINARY) + " fold --wakeup " + Data());
+  Command(state, "tk", "fold --wakeup " + Data());
 }
 BENCHMARK(BM_TkFoldWakeupProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_PerfSchedTimehistProcess(benchmark::State& state) {
-  Command(state, "perf sched timehist --no-call-graph -i " + Data());
+  Command(state, "perf", "sched timehist --no-call-graph -i " + Data());
 }
 BENCHMARK(BM_PerfSchedTimehistProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_PerfScriptProcess(benchmark::State& state) {
-  Command(state, "perf script -i " + Data());
+  Command(state, "perf", "script -i " + Data());
 }
 BENCHMARK(BM_PerfScriptProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
 
