@@ -2,6 +2,8 @@
 //
 // Folded stacks for flame graphs, as `perf script | stackcollapse-perf.pl` prints them, from
 // perf.data (the default input, as perf's) or `perf script` text; "-" is stdin.
+// --off-cpu / --wakeup [--state S,D,R] [--min-us N] [--max-us N]: off-CPU time per stack
+// instead (cli/fold_offcpu.h).
 #include <iostream>
 #include <thread>
 
