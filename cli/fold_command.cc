@@ -61,6 +61,7 @@ int RunFold(int argc, char** argv) {
   OffCpuFlags offcpu;
   AddOffCpuFlags(app, &offcpu);
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
+  if (int rc = CheckOffCpuFlags(app, offcpu); rc >= 0) return rc;
   if (all) fo.names.annotate_kernel = fo.names.annotate_jit = true;
 
   absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);

@@ -25,6 +25,10 @@ struct OffCpuFlags {
 // Adds --off-cpu, --wakeup, --state, --min-us, --max-us to `app`.
 void AddOffCpuFlags(CLI::App& app, OffCpuFlags* flags);
 
+// --state/--min-us/--max-us without --off-cpu or --wakeup: prints the usage error and returns
+// its exit code; else -1.
+int CheckOffCpuFlags(const CLI::App& app, const OffCpuFlags& flags);
+
 // Folds `in` off-CPU (or wakeup) style with `fold`'s roots and frame names; writes folded lines
 // or JSON to stdout, notes to stderr. Returns the exit code.
 int RunOffCpuFold(Input& in, const ParseOptions& popts, const OffCpuFlags& flags,

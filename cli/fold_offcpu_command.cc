@@ -24,6 +24,15 @@ void AddOffCpuFlags(CLI::App& app, OffCpuFlags* f) {
                  "--off-cpu/--wakeup: drop intervals longer than this many us");
 }
 
+int CheckOffCpuFlags(const CLI::App& app, const OffCpuFlags& f) {
+  if (f.on()) return -1;
+  for (const char* flag : {"--state", "--min-us", "--max-us"}) {
+    if (app.count(flag) > 0)
+      return Fail(std::string(flag) + " needs --off-cpu or --wakeup", kExitUsage);
+  }
+  return -1;
+}
+
 int RunOffCpuFold(Input& in, const ParseOptions& popts, const OffCpuFlags& flags,
                   const analyses::fold::FoldOptions& fold, bool json, Diagnostics& diag) {
   analyses::offcpu::OffCpuOptions oo;

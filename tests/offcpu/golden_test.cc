@@ -157,6 +157,9 @@ TEST(OffCpuGolden, BadInput) {
   EXPECT_EQ(garbage.exit_code, 1);
   EXPECT_NE(garbage.err.find("offset 0: unknown input format"), std::string::npos);
   EXPECT_EQ(Fold({"--off-cpu", "--state", "Q"}, "offcpu.data").exit_code, 2);
+  RunResult alone = Fold({"--state", "D"}, "offcpu.data");
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_EQ(alone.err, "tk: --state needs --off-cpu or --wakeup\n");
   RunResult bounds = Fold({"--off-cpu", "--min-us", "10", "--max-us", "9"}, "offcpu.data");
   EXPECT_EQ(bounds.exit_code, 2);
   EXPECT_EQ(bounds.err, "tk: --min-us is above --max-us\n");
