@@ -226,6 +226,11 @@ absl::Status OffCpuSink::Finish() {
 }
 
 void OffCpuSink::WriteNote(std::ostream& err) const {
+  if (stats_.switch_stacks > 0 && stats_.intervals == 0) {
+    // A per-process recording sees its threads leave CPUs, hardly ever come back.
+    err << "tk: no thread was seen leaving a CPU and coming back: record system-wide "
+           "(perf record -a)\n";
+  }
   if (stats_.open_start + stats_.open_end > 0) {
     err << "tk: not counted: " << stats_.open_end
         << " off-CPU intervals still open at the end of the trace (" << stats_.open_end_us

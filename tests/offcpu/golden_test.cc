@@ -167,6 +167,9 @@ TEST(OffCpuGolden, BadInput) {
   RunResult nowake = RunTk({"fold", "--wakeup", SourcePath("testdata/fold/tracepoint-g.txt")});
   EXPECT_EQ(nowake.exit_code, 0);
   EXPECT_NE(nowake.err.find("no sched_waking/sched_wakeup callchains"), std::string::npos);
+  // A system-wide recording does not get the per-process hint (OffCpu.PerProcessHint).
+  RunResult sys = RunTk({"fold", "--off-cpu", SourcePath("testdata/fold/tracepoint-g.txt")});
+  EXPECT_EQ(sys.err.find("record system-wide"), std::string::npos);
   RunResult help = RunTk({"fold", "--help"});
   for (const char* flag : {"--off-cpu", "--wakeup", "--state", "--min-us", "--max-us"})
     EXPECT_NE(help.out.find(flag), std::string::npos) << flag;

@@ -147,6 +147,8 @@ TEST(OffCpu, OpenIntervalsReportedNotCounted) {
   std::ostringstream note;
   f.sink().WriteNote(note);
   EXPECT_EQ(note.str(),
+            "tk: no thread was seen leaving a CPU and coming back: record system-wide (perf "
+            "record -a)\n"
             "tk: not counted: 2 off-CPU intervals still open at the end of the trace (3000 us "
             "so far), 1 open at its start (0 us seen)\n");
 }
@@ -163,6 +165,19 @@ TEST(OffCpu, LostSwitchInClosedAtTheCpusPreviousSwitch) {
   EXPECT_EQ(f.sink().stats().unpaired_out, 1u);
   EXPECT_EQ(f.sink().stats().unpaired_in, 1u);
   EXPECT_EQ(f.sink().stats().intervals, 2u);
+}
+
+TEST(OffCpu, PerProcessHint) {
+  // perf record -g -e sched:sched_switch -- ./app: only the app's switch-outs are recorded.
+  Feed f;
+  f.Switch(0, 7, "app", "S", 3).Switch(9'000, 8, "app", "S", 4);
+  EXPECT_EQ(f.Out(), "");
+  std::ostringstream note;
+  f.sink().WriteNote(note);
+  EXPECT_NE(note.str().find("tk: no thread was seen leaving a CPU and coming back: record "
+                            "system-wide (perf record -a)\n"),
+            std::string::npos)
+      << note.str();
 }
 
 TEST(OffCpu, CallchainsRequired) {
