@@ -32,6 +32,9 @@ void AddSymbolOptions(CLI::App& app, ParseOptions* opts) {
   app.add_flag("!--no-host-kallsyms", opts->use_host_kallsyms,
                "Never use this host's kernel symbols (/proc/kallsyms, the vdso), even when the "
                "build id matches");
+  app.add_flag("!--no-inline", opts->inline_frames,
+               "--call-graph dwarf stacks: no frames for inlined functions (perf script "
+               "--no-inline)");
 }
 
 int Fail(std::string_view message, int code) {

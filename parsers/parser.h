@@ -26,6 +26,9 @@ struct ParseOptions {
   bool use_buildid_cache = true;
   // Read /proc/kallsyms when its build id matches. Tests turn it off.
   bool use_host_kallsyms = true;
+  // perf.data --call-graph dwarf: expand inlined functions in unwound user frames (perf
+  // script's default; --no-inline turns it off).
+  bool inline_frames = true;
   // Worker threads a parser may use (0 = hardware concurrency, capped at 2 here).
   int threads = 1;
 };

@@ -50,6 +50,9 @@ Decoder::Decoder(Metadata& meta, const EventTable& table, const ParseOptions& op
       diag_(diag),
       wants_(sink.wants()),
       machine_(SymOptions(opts)),
+      modules_(machine_),
+      unwinder_(modules_, kMaxStack),
+      inline_frames_(opts.inline_frames),
       handlers_(kTextPoke + 1, nullptr) {
   handlers_[kSample] = &Decoder::OnSample;
   handlers_[kMmap] = &Decoder::OnMmap;
@@ -168,22 +171,60 @@ void Decoder::BuildStack(const ParsedSample& s, uint16_t misc, const EventAttr& 
       frames_.push_back(machine_.Resolve(s.pid, mode == kKernel, ip));
     }
   }
-  // --call-graph dwarf: the kernel returns only the kernel part; the user part would need
-  // unwinding the copied stack. Keep the user IP (from REGS_USER, else the sample IP when the
-  // sample hit user mode) as the user part.
+  // --call-graph dwarf: the kernel returns only the kernel part; the user part is unwound
+  // from the copied stack. Without registers or stack, the user IP (from REGS_USER, else the
+  // sample IP when the sample hit user mode) stands for the user part.
   if (attr.exclude_callchain_user() && (attr.sample_type & kSampleStackUser)) {
-    if (!dwarf_noted_) {
-      dwarf_noted_ = true;
-      diag_.Note("dwarf callchains",
-                 "--call-graph dwarf: user stacks are not unwound yet (kernel frames and the "
-                 "sampled user IP only)");
-    }
+    if (AppendUnwound(s, attr)) return;
     if (s.has_user_ip) {
       frames_.push_back(machine_.Resolve(s.pid, false, s.user_ip));
     } else if (!IsKernelMode(misc)) {
       frames_.push_back(machine_.Resolve(s.pid, false, s.ip));
     }
   }
+}
+
+std::optional<unwind::Module> Decoder::Modules::FindModule(int32_t pid, uint64_t addr) {
+  symbolize::Machine::UnwindFiles f;
+  if (!machine_.FindUnwindFiles(pid, addr, &f)) return std::nullopt;
+  return unwind::Module{f.start, f.end, f.pgoff, *f.elf, *f.debug};
+}
+
+// As perf: callers are looked up (and printed) at return address − 1, the leaf and frames
+// interrupted by a signal at their pc. With inline frames on, a frame whose symbol is known
+// becomes the functions DWARF places at that address, innermost first (perf's
+// append_inlines); a name other than the ELF symbol's prints with "(inlined)" as its DSO. A
+// stack cut at the dump edge ends in perf 6.1's bogus ffffffffffffffff [unknown] frame.
+bool Decoder::AppendUnwound(const ParsedSample& s, const EventAttr& attr) {
+  if (!(attr.sample_type & kSampleRegsUser) || s.user_stack.empty()) return false;
+  unwind::UserSample u;
+  u.pid = s.pid;
+  u.tid = s.tid;
+  u.abi = s.user_regs_abi;
+  u.regs_mask = attr.sample_regs_user;
+  u.regs = s.user_regs;
+  u.stack = s.user_stack;
+  u.dyn_size = std::min<uint64_t>(s.user_stack_dyn_size, s.user_stack.size());
+  u.swap = meta_.swap;
+  unwind::StopReason why = unwinder_.Unwind(u, &unwound_);
+  // abi 0: a kernel thread, the stack is the kernel part. Registers cut short (no SP or IP):
+  // the user IP, when sampled, stands for the user part.
+  if (why == unwind::StopReason::kNoRegs) return s.user_regs_abi == unwind::kAbiNone;
+  for (const unwind::UnwoundFrame& uf : unwound_) {
+    uint64_t at = uf.exact ? uf.pc : uf.pc - 1;
+    Frame f = machine_.Resolve(s.pid, false, at);
+    const std::vector<std::string_view>* names =
+        inline_frames_ && f.symbol != "[unknown]" ? &unwinder_.InlineNames(s.pid, at) : nullptr;
+    if (!names || names->empty()) {
+      frames_.push_back(f);
+      continue;
+    }
+    for (std::string_view n : *names) {
+      frames_.push_back(Frame{f.ip, n, n == f.symbol ? f.dso : std::string_view("(inlined)")});
+    }
+  }
+  if (why == unwind::StopReason::kDumpEdge) frames_.push_back(machine_.Resolve(s.pid, false, ~uint64_t{0}));
+  return true;
 }
 
 absl::Status Decoder::OnSample(uint16_t misc, std::string_view body, uint64_t off) {
@@ -258,6 +299,7 @@ absl::Status Decoder::OnMmap(uint16_t misc, std::string_view body, uint64_t off)
   if (misc & kMiscCommExec) return absl::OkStatus();  // PERF_RECORD_MISC_MMAP_DATA: not code
   machine_.OnMmap(static_cast<int32_t>(pid), start, len, pgoff, CString(body.substr(r.pos())),
                   IsKernelMode(misc), "");
+  if (!IsKernelMode(misc)) unwinder_.OnMmap(static_cast<int32_t>(pid), start, start + len);
   return absl::OkStatus();
 }
 
@@ -284,6 +326,7 @@ absl::Status Decoder::OnMmap2(uint16_t misc, std::string_view body, uint64_t off
   }
   machine_.OnMmap(static_cast<int32_t>(pid), start, len, pgoff, CString(body.substr(r.pos())),
                   IsKernelMode(misc), build_id);
+  if (!IsKernelMode(misc)) unwinder_.OnMmap(static_cast<int32_t>(pid), start, start + len);
   return absl::OkStatus();
 }
 
@@ -298,6 +341,7 @@ absl::Status Decoder::OnComm(uint16_t misc, std::string_view body, uint64_t off)
   ParsedSample t = Trailer(body, nullptr);
   std::string_view comm = CString(body.substr(8));
   machine_.OnComm(static_cast<int32_t>(pid), static_cast<int32_t>(tid), comm);
+  if (misc & kMiscCommExec) unwinder_.Forget(static_cast<int32_t>(pid));  // a new program
   Event e;
   e.ts_ns = t.has_time ? static_cast<int64_t>(t.time) : -1;
   e.cpu = t.cpu;
@@ -419,6 +463,19 @@ void Decoder::Finish() {
     diag_.Note("throttled", absl::StrCat("sampling throttled ", throttles_, " times (THROTTLE records)"));
   }
   for (const std::string& n : machine_.TakeNotes()) diag_.Note(n, n);
+  if (const unwind::UnwindStats& u = unwinder_.stats(); u.total()) {
+    diag_.Note("dwarf unwinding", UnwindSummary(u));
+  }
+}
+
+std::string UnwindSummary(const unwind::UnwindStats& u) {
+  std::string s = absl::StrCat("--call-graph dwarf: ", u.total(), " user stacks: ", u.complete,
+                               " unwound to the end, ", u.dump_edge,
+                               " cut at the end of the stack dump, ", u.no_info,
+                               " stopped for missing CFI or ELF");
+  if (u.max_depth) absl::StrAppend(&s, ", ", u.max_depth, " at ", kMaxStack, " frames");
+  if (u.no_regs) absl::StrAppend(&s, ", ", u.no_regs, " without user registers");
+  return s;
 }
 
 }  // namespace tk::parsers::perf_data

@@ -22,6 +22,7 @@
 #include "parsers/perf_data/metadata.h"
 #include "parsers/perf_data/sample.h"
 #include "parsers/symbolize/machine.h"
+#include "parsers/unwind/unwinder.h"
 
 namespace tk::parsers::tep {
 class TraceEvents;
@@ -32,6 +33,9 @@ namespace tk::parsers::perf_data {
 
 // perf script prints at most this many frames per stack (PERF_MAX_STACK_DEPTH).
 inline constexpr int kMaxStack = 127;
+
+// The unwinding counters as one line ("--call-graph dwarf: N user stacks: ...").
+std::string UnwindSummary(const unwind::UnwindStats& u);
 
 class Decoder {
  public:
@@ -51,6 +55,8 @@ class Decoder {
   void Finish();
 
   uint64_t samples() const { return samples_; }
+  // --call-graph dwarf samples by how their user stack unwinding ended.
+  const unwind::UnwindStats& unwind_stats() const { return unwinder_.stats(); }
 
  private:
   using Handler = absl::Status (Decoder::*)(uint16_t misc, std::string_view body, uint64_t off);
@@ -77,6 +83,9 @@ class Decoder {
   // The sample_id_all trailer of a non-sample record; fills pid/tid/time/cpu.
   ParsedSample Trailer(std::string_view body, int* event_index);
   void BuildStack(const ParsedSample& s, uint16_t misc, const EventAttr& attr);
+  // Appends the user frames of a --call-graph dwarf sample, unwound from its registers and
+  // stack copy; false when the sample has neither.
+  bool AppendUnwound(const ParsedSample& s, const EventAttr& attr);
   absl::Status Emit(Event& e);
   absl::Status EmitLost(Lost::Kind kind, uint64_t count, std::string_view body);
   void Malformed(std::string_view what, uint64_t off);
@@ -87,6 +96,19 @@ class Decoder {
   Diagnostics& diag_;
   EventMask wants_;
   symbolize::Machine machine_;
+  // The Machine's maps and file search, as the unwinder's module source.
+  class Modules : public unwind::ModuleSource {
+   public:
+    explicit Modules(symbolize::Machine& m) : machine_(m) {}
+    std::optional<unwind::Module> FindModule(int32_t pid, uint64_t addr) override;
+
+   private:
+    symbolize::Machine& machine_;
+  };
+  Modules modules_;
+  unwind::Unwinder unwinder_;
+  std::vector<unwind::UnwoundFrame> unwound_;
+  bool inline_frames_ = true;
   std::vector<Handler> handlers_;
   std::vector<std::string> names_;  // per event index
   std::vector<Frame> frames_;
@@ -94,7 +116,6 @@ class Decoder {
   std::unique_ptr<tep::TraceEvents> trace_events_;
   std::unique_ptr<tep::TepDecoder> tep_;
   bool tracing_loaded_ = false;
-  bool dwarf_noted_ = false;
   uint64_t samples_ = 0;
   uint64_t lost_ = 0, lost_samples_ = 0, throttles_ = 0;
 };

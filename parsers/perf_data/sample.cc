@@ -61,6 +61,10 @@ const char* ParseTail(ByteReader& r, const EventAttr& a, ParsedSample* s) {
     size_t at = r.pos();
     if (!SkipRegs(r, a.sample_regs_user)) return "REGS_USER truncated";
     constexpr uint64_t kIpBit = 1ULL << 8;
+    if (r.pos() - at > 8) {
+      s->user_regs_abi = Load<uint64_t>(r.data().data() + at, r.swap());
+      s->user_regs = r.data().substr(at + 8, r.pos() - at - 8);
+    }
     if ((a.sample_regs_user & kIpBit) && r.pos() - at > 8) {
       ByteReader ip(r.data().substr(at + 8 + 8 * static_cast<size_t>(__builtin_popcountll(a.sample_regs_user & (kIpBit - 1))), 8), r.swap());
       s->has_user_ip = ip.Read(&s->user_ip);
@@ -68,9 +72,11 @@ const char* ParseTail(ByteReader& r, const EventAttr& a, ParsedSample* s) {
   }
   if (st & kSampleStackUser) {
     uint64_t size;
-    if (!r.Read(&size) || size > r.remaining() || !r.Skip(size)) return "STACK_USER exceeds the record";
+    if (!r.Read(&size) || size > r.remaining() || !r.Bytes(size, &s->user_stack)) {
+      return "STACK_USER exceeds the record";
+    }
     s->user_stack_size = size;
-    if (size && !r.Skip(8)) return "STACK_USER dyn_size missing";
+    if (size && !r.Read(&s->user_stack_dyn_size)) return "STACK_USER dyn_size missing";
   }
   if ((st & (kSampleWeight | kSampleWeightStruct)) && !r.Read(&s->weight)) return "WEIGHT truncated";
   for (uint64_t bit : {kSampleDataSrc, kSampleTransaction}) {

@@ -40,6 +40,10 @@ struct ParsedSample {
   std::string_view raw;
   bool has_raw = false;
   uint64_t user_stack_size = 0;  // STACK_USER bytes recorded (DWARF unwinding input)
+  std::string_view user_stack;   // those bytes; the first user_stack_dyn_size are valid
+  uint64_t user_stack_dyn_size = 0;
+  uint64_t user_regs_abi = 0;    // REGS_USER abi: 0 none, 1 x86 32-bit, 2 x86_64
+  std::string_view user_regs;    // popcount(sample_regs_user) u64 values, file byte order
   uint64_t user_ip = 0;          // REGS_USER's x86 IP register (bit 8 of the mask), if sampled
   bool has_user_ip = false;
   uint64_t weight = 0;

@@ -26,6 +26,9 @@ struct Dso {
   SymbolTable own;
   const SymbolTable* syms = nullptr;
   absl::flat_hash_map<uint64_t, const Symbol*> cache;
+  // Files for DWARF unwinding (FindUnwindFiles), resolved on first use.
+  bool unwind_resolved = false;
+  std::string unwind_elf, unwind_debug;
 
   const Symbol* Lookup(uint64_t addr) {
     if (!syms) return nullptr;
@@ -397,12 +400,7 @@ void Machine::Load(Dso* d) {
     }
     return;
   }
-  auto bid = build_ids_.find(d->name);
-  std::string id = bid == build_ids_.end() ? "" : bid->second;
-  if (id.empty() && d->kind == kElf) {
-    // No recorded build id: perf reads the file's own, then looks for it in the cache.
-    id = ReadElfBuildId(opts_.symfs + d->name, &elf_files_).value_or("");
-  }
+  std::string id = DsoBuildId(d);
   std::optional<ElfImage> img = LoadElf(ElfCandidates(d->name, id, d->kind == kVdso), id, &elf_files_);
   if (!img && d->kind == kVdso && opts_.use_host_kallsyms) {
     // Only now: the copy of this host's vdso is made when nothing else has the symbols.
@@ -412,6 +410,64 @@ void Machine::Load(Dso* d) {
   d->own = std::move(img->symbols);
   d->syms = &d->own;
   ++dsos_loaded_;
+}
+
+std::string Machine::DsoBuildId(const Dso* d) {
+  auto bid = build_ids_.find(d->name);
+  std::string id = bid == build_ids_.end() ? "" : bid->second;
+  if (id.empty() && d->kind == kElf) {
+    // No recorded build id: perf reads the file's own, then looks for it in the cache.
+    id = ReadElfBuildId(opts_.symfs + d->name, &elf_files_).value_or("");
+  }
+  return id;
+}
+
+bool Machine::FindUnwindFiles(int32_t pid, uint64_t addr, UnwindFiles* out) {
+  auto it = procs_.find(pid);
+  if (it == procs_.end() || !it->second) return false;
+  const Map* m = FindMap(it->second->maps, addr);
+  if (!m) return false;
+  if (!m->dso->unwind_resolved) ResolveUnwindFiles(m->dso);
+  *out = UnwindFiles{m->start, m->end, m->pgoff, &m->dso->unwind_elf, &m->dso->unwind_debug};
+  return true;
+}
+
+// The unwinder's files: perf's dso__data_fd order for the runtime ELF (build-id cache, then
+// the system path under --symfs), and the debuginfo places of ElfCandidates.
+void Machine::ResolveUnwindFiles(Dso* d) {
+  d->unwind_resolved = true;
+  if (d->kind != kElf && d->kind != kVdso) return;
+  const std::string id = DsoBuildId(d);
+  auto first = [&](const std::vector<std::string>& candidates) -> std::string {
+    for (const std::string& p : candidates) {
+      if (p.empty() || !Exists(p)) continue;
+      std::optional<std::string> got = ReadElfBuildId(p, &elf_files_);
+      if (got && (id.empty() || *got == id)) return p;
+    }
+    return "";
+  };
+  const bool cache = opts_.use_buildid_cache && !id.empty();
+  if (d->kind == kVdso) {
+    d->unwind_elf = first({cache ? BuildIdPath(id, "vdso") : ""});
+    if (d->unwind_elf.empty() && opts_.use_host_kallsyms) d->unwind_elf = first({HostVdso()});
+    return;
+  }
+  const std::string& root = opts_.symfs;
+  d->unwind_elf = first({cache ? BuildIdPath(id, "elf") : "", root + d->name});
+  std::vector<std::string> debug;
+  if (cache) debug.push_back(BuildIdPath(id, "debug"));
+  if (id.size() > 2) {
+    debug.push_back(absl::StrCat(root, "/usr/lib/debug/.build-id/", id.substr(0, 2), "/",
+                                 id.substr(2), ".debug"));
+  }
+  std::string dir = d->name.substr(0, d->name.rfind('/') + 1);
+  if (std::optional<std::string> link = ReadDebugLink(root + d->name, &elf_files_)) {
+    debug.push_back(absl::StrCat(root, dir, *link));
+    debug.push_back(absl::StrCat(root, dir, ".debug/", *link));
+    debug.push_back(absl::StrCat(root, "/usr/lib/debug", dir, *link));
+  }
+  d->unwind_debug = first(debug);
+  if (d->unwind_debug == d->unwind_elf) d->unwind_debug.clear();
 }
 
 // perf's search order (dso__load's binary_type_symtab): the .gnu_debuglink target next to the

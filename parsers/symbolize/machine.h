@@ -73,6 +73,19 @@ class Machine {
   // Symbolizes one address of process `pid`; `kernel` selects the kernel's maps.
   Frame Resolve(int32_t pid, bool kernel, uint64_t ip);
 
+  // The executable user map of `pid` holding `addr` and the files a DWARF unwinder reads for
+  // it (pointers live as long as the Machine; empty strings when none was found): the
+  // runtime ELF (the build-id cache's `elf`, else --symfs + recorded path; [vdso]: the cache's
+  // copy, else this host's) and separate debuginfo (the cache's `debug`,
+  // /usr/lib/debug/.build-id/xx/rest.debug, .gnu_debuglink targets). A file is used only when
+  // its build id is the recorded one. False outside any map.
+  struct UnwindFiles {
+    uint64_t start = 0, end = 0, pgoff = 0;
+    const std::string* elf = nullptr;
+    const std::string* debug = nullptr;
+  };
+  bool FindUnwindFiles(int32_t pid, uint64_t addr, UnwindFiles* out);
+
   // One-line notes about symbols that could not be loaded (each returned once).
   std::vector<std::string> TakeNotes();
 
@@ -111,6 +124,8 @@ class Machine {
   std::vector<std::string> ElfCandidates(const std::string& name, const std::string& id,
                                          bool vdso);
   std::string HostVdso();
+  void ResolveUnwindFiles(Dso* d);
+  std::string DsoBuildId(const Dso* d);
   std::string BuildIdPath(const std::string& build_id, std::string_view file) const;
   void AddNote(std::string note);
 
