@@ -21,7 +21,9 @@ namespace {
 // Counts events by name, samples, lost events and the time span.
 class CountingSink final : public EventSink {
  public:
-  EventMask wants() const override { return EventMask::All().WithStacks(false); }
+  // Stacks only for --call-graph dwarf files: their unwinding counters are part of the info.
+  explicit CountingSink(bool stacks = false) : stacks_(stacks) {}
+  EventMask wants() const override { return EventMask::All().WithStacks(stacks_); }
   absl::Status OnEvent(const Event& e) override {
     switch (e.kind()) {
       case EventKind::kComm:
@@ -83,6 +85,7 @@ class CountingSink final : public EventSink {
   }
 
  private:
+  bool stacks_ = false;
   uint64_t samples_ = 0, lost_ = 0, lost_samples_ = 0, lost_records_ = 0, throttle_ = 0, side_band_ = 0;
   int64_t first_ = -1, last_ = -1;
   int32_t cpus_seen_ = 0;
@@ -143,12 +146,27 @@ int RunInfo(int argc, char** argv) {
     if (!d.ok()) return Fail(SV(d.status().message()), kExitData);
     for (auto it = d->begin(); it != d->end(); ++it) j[it.key()] = *it;
   }
-  CountingSink counter;
+  bool dwarf = false;  // an event samples user stacks (--call-graph dwarf)
+  if (j.contains("perf_events")) {
+    for (const auto& ev : j["perf_events"]) {
+      if (ev.contains("sample_type") && ev["sample_type"].dump().find("STACK_USER") != std::string::npos) dwarf = true;
+    }
+  }
+  opts.inline_frames = false;  // unwinding counters only: no inline lookups
+  CountingSink counter(dwarf);
   Diagnostics diag((*in)->name());
   absl::Status st = ParseInput(**in, opts, counter, diag);
   diag.PrintSummary();
   if (!st.ok()) return Fail(SV(st.message()), kExitData);
   counter.Fill(j);
+  if (dwarf) {
+    nlohmann::json u = nlohmann::json::object();
+    for (const char* k : {"dwarf_unwound_to_end", "dwarf_cut_at_dump_end", "dwarf_stopped_no_cfi_or_elf",
+                          "dwarf_stopped_max_stack", "dwarf_no_user_regs"}) {
+      u[std::string(k).substr(6)] = diag.count(k);
+    }
+    j["dwarf_unwinding"] = u;
+  }
   if (diag.total_malformed()) j["malformed_records"] = diag.total_malformed();
   if (json) {
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

@@ -37,6 +37,15 @@ void Diagnostics::Note(std::string_view counter, std::string_view text, uint64_t
   }
 }
 
+void Diagnostics::Count(std::string_view counter, uint64_t n) {
+  auto it = notes_.find(counter);
+  if (it == notes_.end()) {
+    notes_.emplace(std::string(counter), n);
+  } else {
+    it->second += n;
+  }
+}
+
 uint64_t Diagnostics::count(std::string_view counter) const {
   auto it = malformed_.find(counter);
   if (it != malformed_.end()) return it->second.n;

@@ -29,6 +29,8 @@ class Diagnostics {
   // Counts something noteworthy that is not an error (lost events, unordered timestamps); the
   // first occurrence of each is printed as "tk: INPUT: NOTE".
   void Note(std::string_view counter, std::string_view text, uint64_t n = 1);
+  // Adds n to a note counter without printing anything (numbers for `tk info`).
+  void Count(std::string_view counter, uint64_t n);
 
   uint64_t count(std::string_view counter) const;
   uint64_t total_malformed() const;

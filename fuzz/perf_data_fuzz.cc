@@ -1,8 +1,10 @@
 // libFuzzer target for the perf.data reader: every input is parsed as a mapped file (also
 // folded, as `tk fold` does) and as a stream read in small chunks, with stacks symbolized
-// (against nothing on the host), and described for `tk info`. Seeds: fuzz/corpus/perf_data/.
+// (against nothing on the host, and against testdata/dwarf's build-id cache: DWARF unwinding),
+// and described for `tk info`. Seeds: fuzz/corpus/perf_data/ (dwarf-*.data: testdata/dwarf).
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <sstream>
 #include <string_view>
 
@@ -26,10 +28,12 @@ class NullSink final : public tk::EventSink {
 
 // `fold`: the events also go to `tk fold`'s sink with its worker thread (the stacks' views
 // are kept past OnEvent there).
-void RunOnce(std::unique_ptr<tk::Input> in, bool fold) {
+// `cache`: ELF files from testdata/dwarf's build-id cache (HOME is set to it), so that
+// --call-graph dwarf samples are unwound and their inline frames looked up.
+void RunOnce(std::unique_ptr<tk::Input> in, bool fold, bool cache = false) {
   tk::ParseOptions opts;
   opts.symfs = "/nonexistent-symfs";
-  opts.use_buildid_cache = false;
+  opts.use_buildid_cache = cache;
   opts.use_host_kallsyms = false;
   NullSink sink;
   tk::analyses::fold::FoldOptions fo;
@@ -49,9 +53,15 @@ void RunOnce(std::unique_ptr<tk::Input> in, bool fold) {
 
 }  // namespace
 
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  setenv("HOME", TK_SOURCE_DIR "/testdata/dwarf/home", 1);
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
   RunOnce(tk::Input::FromString(bytes), /*fold=*/true);
+  RunOnce(tk::Input::FromString(bytes), /*fold=*/false, /*cache=*/true);
   RunOnce(tk::Input::StreamFromString(bytes, 61), /*fold=*/false);
   auto in = tk::Input::FromString(bytes);
   (void)tk::parsers::perf_data::DescribePerfData(*in);

@@ -220,7 +220,7 @@ bool Decoder::AppendUnwound(const ParsedSample& s, const EventAttr& attr) {
       continue;
     }
     for (std::string_view n : *names) {
-      frames_.push_back(Frame{f.ip, n, n == f.symbol ? f.dso : std::string_view("(inlined)")});
+      frames_.push_back(Frame{f.ip, n, n == f.symbol ? f.dso : std::string_view("inlined")});
     }
   }
   if (why == unwind::StopReason::kDumpEdge) frames_.push_back(machine_.Resolve(s.pid, false, ~uint64_t{0}));
@@ -374,6 +374,8 @@ absl::Status Decoder::OnExit(uint16_t misc, std::string_view body, uint64_t off)
     Malformed("EXIT record too short", off);
     return absl::OkStatus();
   }
+  // The process is gone (its main thread exits last): its Dwfl's memory and mapped files go.
+  if (r->pid == r->tid) unwinder_.Forget(r->pid);
   Event e = TaskEvent(*r, body, "exit");
   e.body = Exit{r->pid, r->ppid, r->tid, r->ptid};
   return Emit(e);
@@ -465,7 +467,14 @@ void Decoder::Finish() {
   for (const std::string& n : machine_.TakeNotes()) diag_.Note(n, n);
   if (const unwind::UnwindStats& u = unwinder_.stats(); u.total()) {
     diag_.Note("dwarf unwinding", UnwindSummary(u));
+    for (const auto& [key, n] : UnwindCounters(u)) diag_.Count(key, n);
   }
+}
+
+std::vector<std::pair<std::string, uint64_t>> UnwindCounters(const unwind::UnwindStats& u) {
+  return {{"dwarf_unwound_to_end", u.complete}, {"dwarf_cut_at_dump_end", u.dump_edge},
+          {"dwarf_stopped_no_cfi_or_elf", u.no_info}, {"dwarf_stopped_max_stack", u.max_depth},
+          {"dwarf_no_user_regs", u.no_regs}};
 }
 
 std::string UnwindSummary(const unwind::UnwindStats& u) {

@@ -40,13 +40,35 @@ bool PerfReg(const UserSample& s, int bit, uint64_t* v) {
   return true;
 }
 
+// A reported module's files (its Dwfl userdata).
+struct ModuleFiles {
+  std::string elf, debug;
+  bool debug_for_cfi = false;  // the runtime ELF has no .eh_frame: .debug_frame is the CFI
+};
+
+// libdw asks for separate debuginfo when a frame's .eh_frame lookup fails. Only modules
+// without .eh_frame get it: loading a distro debug file (decompressing its DWARF) for every
+// process would cost more than the whole unwinding, for no CFI. Inline frames read the debug
+// files through Unwinder::DwarfFor, once per file.
 int FindDebuginfo(Dwfl_Module*, void** userdata, const char*, Dwarf_Addr, const char*,
                   const char*, GElf_Word, char** debuginfo_file_name) {
-  const std::string* path = userdata ? static_cast<const std::string*>(*userdata) : nullptr;
-  if (!path || path->empty()) return -1;
-  int fd = ::open(path->c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd >= 0) *debuginfo_file_name = ::strdup(path->c_str());
+  const ModuleFiles* files = userdata ? static_cast<const ModuleFiles*>(*userdata) : nullptr;
+  if (!files || !files->debug_for_cfi || files->debug.empty()) return -1;
+  int fd = ::open(files->debug.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) *debuginfo_file_name = ::strdup(files->debug.c_str());
   return fd;
+}
+
+bool HasSection(Elf* elf, const char* name) {
+  size_t shstrndx = 0;
+  if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0) return false;
+  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS) continue;
+    const char* n = elf_strptr(elf, shstrndx, sh.sh_name);
+    if (n && std::strcmp(n, name) == 0) return true;
+  }
+  return false;
 }
 
 const Dwfl_Callbacks kDwflCallbacks = {
@@ -105,7 +127,7 @@ struct Unwinder::Proc {
   Dwfl* dwfl = nullptr;
   bool attached = false;
   std::vector<std::pair<uint64_t, uint64_t>> reported;  // module ranges, also files not found
-  std::deque<std::string> debug_paths;                  // module userdata (find_debuginfo)
+  std::deque<ModuleFiles> files;                        // module userdata
   // The sample being unwound.
   const UserSample* s = nullptr;
   Dwarf_Word regs[17] = {};
@@ -141,10 +163,11 @@ struct Unwinder::Proc {
     if (!mod) return;
     void** userdata = nullptr;
     dwfl_module_info(mod, &userdata, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
-    if (userdata && !m->debug.empty()) {
-      debug_paths.push_back(m->debug);
-      *userdata = &debug_paths.back();
-    }
+    if (!userdata) return;
+    Dwarf_Addr bias = 0;
+    files.push_back(ModuleFiles{m->elf, m->debug,
+                                !HasSection(dwfl_module_getelf(mod, &bias), ".eh_frame")});
+    *userdata = &files.back();
   }
 
   // Whether the CFI at `addr` is a signal frame's (augmentation "S": __restore_rt).
@@ -356,20 +379,53 @@ StopReason Unwinder::Unwind(const UserSample& s, std::vector<UnwoundFrame>* out)
   return r;
 }
 
+struct Unwinder::DwarfFile {
+  int fd = -1;
+  Elf* elf = nullptr;
+  Dwarf* dwarf = nullptr;
+  ~DwarfFile() {
+    if (dwarf) dwarf_end(dwarf);
+    if (elf) elf_end(elf);
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// The DWARF of a module for inline frames: the separate debug file, else the ELF itself;
+// opened once per file for all processes.
+Dwarf* Unwinder::DwarfFor(const std::string& path) {
+  std::unique_ptr<DwarfFile>& f = dwarf_files_[path];
+  if (!f) {
+    f = std::make_unique<DwarfFile>();
+    f->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (f->fd >= 0) f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, nullptr);
+    if (f->elf) f->dwarf = dwarf_begin_elf(f->elf, DWARF_C_READ, nullptr);
+  }
+  return f->dwarf;
+}
+
 const std::vector<std::string_view>& Unwinder::InlineNames(int32_t pid, uint64_t addr) {
   auto pit = procs_.find(pid);
   if (pit == procs_.end() || !pit->second->dwfl) return no_names_;
   Dwfl_Module* mod = dwfl_addrmodule(pit->second->dwfl, addr);
-  if (!mod) return no_names_;
-  Dwarf_Addr start = 0;
-  const char* name = dwfl_module_info(mod, nullptr, &start, nullptr, nullptr, nullptr, nullptr,
-                                      nullptr);
-  auto& per_file = inline_cache_[name ? name : ""];
-  auto [it, inserted] = per_file.try_emplace(addr - start);
-  if (!inserted) return it->second;
+  void** userdata = nullptr;
+  if (!mod || !dwfl_module_info(mod, &userdata, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                nullptr) || !userdata || !*userdata) {
+    return no_names_;
+  }
+  const ModuleFiles& files = *static_cast<const ModuleFiles*>(*userdata);
   Dwarf_Addr bias = 0;
-  Dwarf_Die* cu = dwfl_module_addrdie(mod, addr, &bias);
-  if (!cu) return it->second;
+  if (!dwfl_module_getelf(mod, &bias)) return no_names_;
+  const std::string& path = files.debug.empty() ? files.elf : files.debug;
+  const uint64_t vaddr = addr - bias;  // a debug file shares the ELF's link addresses
+  auto& per_file = inline_cache_[path];
+  auto [it, inserted] = per_file.try_emplace(vaddr);
+  if (!inserted) return it->second;
+  Dwarf* dw = DwarfFor(path);
+  Dwarf_Die cu_die;
+  if (!dw || !dwarf_addrdie(dw, vaddr, &cu_die)) return it->second;
+  Dwarf_Die* cu = &cu_die;
+  addr = vaddr;
+  bias = 0;
   // dwarf_getscopes gives the scopes around addr, innermost first, but continues from an
   // inlined subroutine into its abstract definition; the caller of an inlined instance is
   // found by dwarf_getscopes_die on the instance (its concrete parents).

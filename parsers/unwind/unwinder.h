@@ -25,6 +25,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "core/intern.h"
 
+typedef struct Dwarf Dwarf;
+
 namespace tk::parsers::unwind {
 
 // An executable map of a process and the files describing it.
@@ -98,7 +100,9 @@ class Unwinder {
   struct Proc;
 
  private:
+  struct DwarfFile;
   Proc* GetProc(int32_t pid);
+  Dwarf* DwarfFor(const std::string& path);
 
   ModuleSource& source_;
   int max_frames_;
@@ -108,6 +112,7 @@ class Unwinder {
       inline_cache_;
   std::vector<std::string_view> no_names_;
   Interner names_;
+  absl::flat_hash_map<std::string, std::unique_ptr<DwarfFile>> dwarf_files_;
   UnwindStats stats_;
 };
 

@@ -160,6 +160,31 @@ TEST(Unwind, CountersOnStderr) {
       << r.err;
 }
 
+TEST(Unwind, InfoShowsTheCounters) {
+  ::setenv("HOME", (Dir() + "/home").c_str(), 1);
+  RunResult r = RunTk({"info", "--json", Dir() + "/trunc.data"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* s : {"\"unwound_to_end\": 25", "\"cut_at_dump_end\": 18",
+                        "\"stopped_no_cfi_or_elf\": 0"}) {
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+  }
+}
+
+// tk script prints the unwound callchain as perf script does (without +0x offsets):
+//   13c6 mix (inlined)
+//   13c6 rec (/tmp/tk-dwarf/unwind_fixture)
+//   13a4 rec (/tmp/tk-dwarf/unwind_fixture)
+TEST(Unwind, ScriptPrintsTheUnwoundCallchain) {
+  ::setenv("HOME", (Dir() + "/home").c_str(), 1);
+  RunResult r = RunTk({"script", "--no-host-kallsyms", Dir() + "/dwarf.data"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* s : {"\t            13c6 mix (inlined)\n\t            13c6 rec (/tmp/tk-dwarf/unwind_fixture)\n\t            13a4 rec (/tmp/tk-dwarf/unwind_fixture)\n",
+                        " 3c04f [unknown] (/usr/lib/x86_64-linux-gnu/libc.so.6)\n",
+                        " 11a0 _start (/tmp/tk-dwarf/unwind_fixture)\n"}) {
+    EXPECT_NE(r.out.find(s), std::string::npos) << s;
+  }
+}
+
 TEST(Unwind, StdinAndThreadsGiveTheSameStacks) {
   RunResult file = Fold({Dir() + "/pipe.data"});
   RunResult in = Fold({"-"}, Dir() + "/pipe.data");

@@ -1,0 +1,85 @@
+// --call-graph dwarf unwinding speed: tk against perf script in the same run, peak RSS too.
+//
+//   TK_UNWIND_BENCH_FILE=/tmp/tk-bench/unwind.data    bench/unwind_record.sh's output (>= 300 MB)
+//   TK_UNWIND_BENCH_SMALL=/tmp/tk-bench/small.data   a smaller one for plain `perf script`,
+//       whose addr2line children (inline frames) can take many minutes on the big file;
+//       default: the big file
+//
+// BM_TkFoldNoInline        `tk fold --no-inline FILE > /dev/null`
+// BM_PerfScriptNoInline    anchor: `perf script --no-inline -i FILE > /dev/null`
+// BM_TkFold                `tk fold FILE > /dev/null` (inline frames on)
+// BM_TkFoldSmall           the same on the small file
+// BM_PerfScriptSmall       anchor: `perf script -i SMALL > /dev/null` (inline frames on)
+// Counters: peak_rss_mb = the child's ru_maxrss (wait4).
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <string>
+
+#include "benchmark/benchmark.h"
+
+namespace {
+
+std::string Env(const char* name, const std::string& def) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : def;
+}
+std::string Big() { return Env("TK_UNWIND_BENCH_FILE", "/tmp/tk-bench/unwind.data"); }
+std::string Small() { return Env("TK_UNWIND_BENCH_SMALL", Big()); }
+
+// Runs `cmd` with /bin/sh; returns false on failure. *rss_kb = the child's peak RSS.
+bool Run(const std::string& cmd, long* rss_kb) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage ru {};
+  if (wait4(pid, &status, 0, &ru) != pid) return false;
+  *rss_kb = ru.ru_maxrss;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+void Shell(benchmark::State& state, const std::string& file, const std::string& cmd) {
+  if (access(file.c_str(), R_OK) != 0) {
+    state.SkipWithError(("no bench file " + file + " (bench/unwind_record.sh)").c_str());
+    return;
+  }
+  long peak = 0;
+  for (auto _ : state) {
+    long rss = 0;
+    if (!Run(cmd, &rss)) state.SkipWithError(("failed: " + cmd).c_str());
+    peak = std::max(peak, rss);
+  }
+  state.counters["peak_rss_mb"] = static_cast<double>(peak) / 1024.0;
+}
+
+std::string Tk() { return TK_BINARY; }
+
+void BM_TkFoldNoInline(benchmark::State& s) {
+  Shell(s, Big(), Tk() + " fold --no-inline " + Big() + " > /dev/null 2>&1");
+}
+void BM_PerfScriptNoInline(benchmark::State& s) {
+  Shell(s, Big(), "perf script --no-inline -i " + Big() + " > /dev/null 2>&1");
+}
+void BM_TkFold(benchmark::State& s) { Shell(s, Big(), Tk() + " fold " + Big() + " > /dev/null 2>&1"); }
+void BM_TkFoldSmall(benchmark::State& s) {
+  Shell(s, Small(), Tk() + " fold " + Small() + " > /dev/null 2>&1");
+}
+void BM_PerfScriptSmall(benchmark::State& s) {
+  Shell(s, Small(), "perf script -i " + Small() + " > /dev/null 2>&1");
+}
+
+BENCHMARK(BM_TkFoldNoInline)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK(BM_PerfScriptNoInline)->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
+BENCHMARK(BM_TkFold)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK(BM_TkFoldSmall)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK(BM_PerfScriptSmall)->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
