@@ -12,6 +12,7 @@
 #   pipe.data    the same, -o - (pipe mode)
 #   trunc.data   --call-graph dwarf,1024 (most stacks cut at the dump edge)
 #   static.data  a -static build (no .eh_frame_hdr: perf 6.1 shows the leaf only)
+#   dbgframe.data a build whose own functions have only .debug_frame CFI (perf 6.1: leaf only)
 #   fp.data      a -fno-omit-frame-pointer build recorded with -g (frame-pointer reference)
 #   fpstatic.data the -static frame-pointer build recorded with -g
 #   sys.data     -a --call-graph dwarf,2048 while the fixture runs (other processes' ELFs are
@@ -33,12 +34,14 @@ gcc $CFLAGS -o $W/unwind_fixture unwind_fixture.c
 gcc $CFLAGS -static -o $W/unwind_static unwind_fixture.c
 gcc -O2 -g -fno-omit-frame-pointer -o $W/unwind_fp unwind_fixture.c
 gcc -O2 -g -fno-omit-frame-pointer -static -o $W/unwind_fpstatic unwind_fixture.c
+gcc $CFLAGS -fno-asynchronous-unwind-tables -fno-unwind-tables -o $W/unwind_dbgframe unwind_fixture.c
 R="perf --buildid-dir $PERF_BUILDID_DIR record -q -e cpu-clock:u -F 499 --buildid-all"
 $R --call-graph dwarf,4096 -o dwarf.data -- $W/unwind_fixture 500
 $R --call-graph dwarf,4096 -z -o z.data -- $W/unwind_fixture 300
 $R --call-graph dwarf,4096 -o - -- $W/unwind_fixture 300 > pipe.data
 $R --call-graph dwarf,1024 -o trunc.data -- $W/unwind_fixture 100
 $R --call-graph dwarf,4096 -o static.data -- $W/unwind_static 100
+$R --call-graph dwarf,4096 -o dbgframe.data -- $W/unwind_dbgframe 100
 $R -g -o fp.data -- $W/unwind_fp 200
 $R -g -o fpstatic.data -- $W/unwind_fpstatic 100
 $W/unwind_fixture 400 & BG=$!
@@ -81,7 +84,7 @@ for i, a in enumerate(addrs):
 for a in sorted(keep):
     for l in by_addr[a]: print(l)
 PY
-for f in dwarf z pipe trunc static fp fpstatic sys; do
+for f in dwarf z pipe trunc static dbgframe fp fpstatic sys; do
   script $f.data --no-inline | perl "$FLAMEGRAPH/stackcollapse-perf.pl" > $f.noinline.folded
   script $f.data | perl "$FLAMEGRAPH/stackcollapse-perf.pl" > $f.folded
 done
