@@ -67,23 +67,7 @@ script() {  # FILE [perf script options]
 cp /proc/kallsyms $W/kallsyms.full
 perf --buildid-dir "$PWD/home/.debug" script -i sys.data --no-inline --kallsyms $W/kallsyms.full 2>/dev/null |
   sed -nE 's/^\s+[0-9a-f]+ (.*)\+0x[0-9a-f]+ \(\[kernel\.kallsyms\]\)$/\1/p' | sort -u > $W/used
-python3 - $W/kallsyms.full $W/used > kallsyms <<'PY'
-import sys
-lines = [l.rstrip("\n") for l in open(sys.argv[1]) if "[" not in l]
-used = set(l.strip() for l in open(sys.argv[2]))
-lines.sort(key=lambda l: int(l.split()[0], 16))
-addrs = sorted(set(int(l.split()[0], 16) for l in lines))
-by_addr = {}
-for l in lines: by_addr.setdefault(int(l.split()[0], 16), []).append(l)
-keep = set()
-for i, a in enumerate(addrs):
-    names = [l.split()[2] for l in by_addr[a]]
-    if any(n in used for n in names) or "_text" in names:
-        keep.add(a)
-        if i + 1 < len(addrs): keep.add(addrs[i + 1])
-for a in sorted(keep):
-    for l in by_addr[a]: print(l)
-PY
+python3 ../../scripts/trim_kallsyms.py $W/kallsyms.full $W/used > kallsyms
 for f in dwarf z pipe trunc static dbgframe fp fpstatic sys; do
   script $f.data --no-inline | perl "$FLAMEGRAPH/stackcollapse-perf.pl" > $f.noinline.folded
   script $f.data | perl "$FLAMEGRAPH/stackcollapse-perf.pl" > $f.folded

@@ -45,23 +45,7 @@ script() {  # FILE KALLSYMS
 cp /proc/kallsyms /tmp/tk-perf-fixture/kallsyms.full
 for f in g a multi z pipe; do script $f.data /tmp/tk-perf-fixture/kallsyms.full; done |
   sed -nE 's/^\s+[0-9a-f]+ (.*)\+0x[0-9a-f]+ \(\[kernel\.kallsyms\]\)$/\1/p' | sort -u > /tmp/tk-perf-fixture/used
-python3 - /tmp/tk-perf-fixture/kallsyms.full /tmp/tk-perf-fixture/used > kallsyms <<'PY'
-import sys
-lines = [l.rstrip("\n") for l in open(sys.argv[1]) if "[" not in l]
-used = set(l.strip() for l in open(sys.argv[2]))
-lines.sort(key=lambda l: int(l.split()[0], 16))
-addrs = sorted(set(int(l.split()[0], 16) for l in lines))
-by_addr = {}
-for l in lines: by_addr.setdefault(int(l.split()[0], 16), []).append(l)
-keep = set()
-for i, a in enumerate(addrs):
-    names = [l.split()[2] for l in by_addr[a]]
-    if any(n in used for n in names) or "_text" in names:
-        keep.add(a)
-        if i + 1 < len(addrs): keep.add(addrs[i + 1])
-for a in sorted(keep):
-    for l in by_addr[a]: print(l)
-PY
+python3 ../../scripts/trim_kallsyms.py /tmp/tk-perf-fixture/kallsyms.full /tmp/tk-perf-fixture/used > kallsyms
 for f in g a multi z pipe; do
   script $f.data kallsyms > $f.script
   cmp -s $f.script <(script $f.data /tmp/tk-perf-fixture/kallsyms.full) || { echo "trimmed kallsyms changes $f"; exit 1; }

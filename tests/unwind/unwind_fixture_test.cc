@@ -75,38 +75,36 @@ void ExpectSame(const std::string& want, const std::string& got, const std::stri
   EXPECT_EQ(want, got) << what << "\n" << UnifiedDiff(want, got);
 }
 
-class Oracle : public ::testing::TestWithParam<bool> {};  // inline frames on?
-
-TEST_P(Oracle, DwarfAndTruncatedMatchPerf) {
-  for (std::string f : {"dwarf", "trunc"}) {
+class Oracle : public ::testing::TestWithParam<bool> {  // inline frames on?
+ protected:
+  // tk fold's output for F.data and perf's folded output for the same mode.
+  std::pair<std::string, std::string> FoldAndOracle(const std::string& f) {
     std::vector<std::string> args = {Dir() + "/" + f + ".data"};
     if (!GetParam()) args.push_back("--no-inline");
     RunResult r = Fold(args);
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    std::string want = ReadFile(Dir() + "/" + f + (GetParam() ? ".folded" : ".noinline.folded"));
-    ExpectSame(Join(Lines(want)), PltAsPerf(r.out), f);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return {r.out, ReadFile(Dir() + "/" + f + (GetParam() ? ".folded" : ".noinline.folded"))};
+  }
+};
+
+TEST_P(Oracle, DwarfAndTruncatedMatchPerf) {
+  for (std::string f : {"dwarf", "trunc"}) {
+    auto [got, want] = FoldAndOracle(f);
+    ExpectSame(Join(Lines(want)), PltAsPerf(got), f);
   }
 }
 
 TEST_P(Oracle, CompressedAndPipeMatchPerfOutsideTheVdso) {
   for (std::string f : {"z", "pipe"}) {
-    std::vector<std::string> args = {Dir() + "/" + f + ".data"};
-    if (!GetParam()) args.push_back("--no-inline");
-    RunResult r = Fold(args);
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    std::string want = ReadFile(Dir() + "/" + f + (GetParam() ? ".folded" : ".noinline.folded"));
-    ExpectSame(Without(want, "vdso"), Without(PltAsPerf(r.out), "vdso"), f);
+    auto [got, want] = FoldAndOracle(f);
+    ExpectSame(Without(want, "vdso"), Without(PltAsPerf(got), "vdso"), f);
   }
 }
 
 TEST_P(Oracle, SystemWideMatchesPerfForShippedProcesses) {
-  std::vector<std::string> args = {Dir() + "/sys.data"};
-  if (!GetParam()) args.push_back("--no-inline");
-  RunResult r = Fold(args);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  std::string want = ReadFile(Dir() + (GetParam() ? "/sys.folded" : "/sys.noinline.folded"));
+  auto [out, want] = FoldAndOracle("sys");
   std::set<std::string> comms = {"unwind_fixture", "swapper"};
-  std::string got = OnlyComms(PltAsPerf(r.out), comms);
+  std::string got = OnlyComms(PltAsPerf(out), comms);
   EXPECT_NE(got.find("unwind_fixture;_start;"), std::string::npos);
   ExpectSame(OnlyComms(want, comms), got, "sys");
 }
