@@ -149,7 +149,8 @@ int RunInfo(int argc, char** argv) {
   bool dwarf = false;  // an event samples user stacks (--call-graph dwarf)
   if (j.contains("perf_events")) {
     for (const auto& ev : j["perf_events"]) {
-      if (ev.contains("sample_type") && ev["sample_type"].dump().find("STACK_USER") != std::string::npos) dwarf = true;
+      dwarf |= ev.contains("sample_type") &&
+               ev["sample_type"].dump().find("STACK_USER") != std::string::npos;
     }
   }
   opts.inline_frames = false;  // unwinding counters only: no inline lookups
@@ -161,9 +162,10 @@ int RunInfo(int argc, char** argv) {
   counter.Fill(j);
   if (dwarf) {
     nlohmann::json u = nlohmann::json::object();
-    for (const char* k : {"dwarf_unwound_to_end", "dwarf_cut_at_dump_end", "dwarf_stopped_no_cfi_or_elf",
-                          "dwarf_stopped_max_stack", "dwarf_no_user_regs"}) {
-      u[std::string(k).substr(6)] = diag.count(k);
+    for (const char* k : {"dwarf_unwound_to_end", "dwarf_cut_at_dump_end",
+                          "dwarf_stopped_no_cfi_or_elf", "dwarf_stopped_max_stack",
+                          "dwarf_no_user_regs"}) {
+      u[std::string(k).substr(6)] = diag.count(k);  // without "dwarf_"
     }
     j["dwarf_unwinding"] = u;
   }

@@ -57,8 +57,6 @@ class Decoder {
   void Finish();
 
   uint64_t samples() const { return samples_; }
-  // --call-graph dwarf samples by how their user stack unwinding ended.
-  const unwind::UnwindStats& unwind_stats() const { return unwinder_.stats(); }
 
  private:
   using Handler = absl::Status (Decoder::*)(uint16_t misc, std::string_view body, uint64_t off);
