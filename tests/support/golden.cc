@@ -18,9 +18,15 @@ namespace tk::testing {
 
 std::string SourcePath(const std::string& rel) { return std::string(TK_SOURCE_DIR) + "/" + rel; }
 
+bool InCi() {
+  const char* ci = std::getenv("CI");
+  return ci && std::string(ci) == "true";
+}
+
 std::optional<std::string> SharedDir() {
   std::string p = std::string(TK_SOURCE_DIR) + "/../shared";
   if (std::filesystem::is_directory(p)) return std::filesystem::canonical(p).string();
+  if (InCi()) ADD_FAILURE() << p << " is absent and CI=true: the peer corpora are required";
   return std::nullopt;
 }
 

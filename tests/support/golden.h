@@ -14,8 +14,12 @@ namespace tk::testing {
 
 // Absolute path of a file in the source tree ("testdata/fold/x.txt").
 std::string SourcePath(const std::string& rel);
-// ../shared next to the repository, or nullopt when absent (tests then GTEST_SKIP).
+// ../shared next to the repository, or nullopt when absent: tests then GTEST_SKIP, except
+// under CI=true, where an absent ../shared is a test failure (added here), never a skip.
 std::optional<std::string> SharedDir();
+
+// Under CI=true (scripts/test.sh, .ci/run) nothing a test needs may be missing.
+bool InCi();
 
 std::string ReadFile(const std::string& path);
 bool FileExists(const std::string& path);
