@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "gtest/gtest-spi.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/support/golden.h"
@@ -122,6 +123,29 @@ TEST(NothingDropped, FoldedSamplesEqualInfoCountsOnEveryFixture) {
     }
   }
   EXPECT_GE(compared, 20);
+}
+
+// Reference outputs (made by perl, perf, trace-cmd) are never written by TK_BLESS=1: the golden
+// helper refuses them, bless or not.
+TEST(Goldens, ReferenceOutputsAreNeverBlessed) {
+  for (const char* rel : {"testdata/fold/reference/proc-g-default.folded",
+                          "testdata/inputs/reference/empty-callchain.folded",
+                          "testdata/sched/perf.latency.txt", "testdata/perf_data/g.folded",
+                          "testdata/perf_data/g.script", "testdata/trace_dat/overrun.report.txt",
+                          "testdata/recorded/sched/sched.latency.txt"}) {
+    EXPECT_TRUE(IsReferenceOutput(rel)) << rel;
+    std::string before = ReadFile(SourcePath(rel));
+    ASSERT_FALSE(before.empty()) << rel;
+    setenv("TK_BLESS", "1", 1);
+    EXPECT_NONFATAL_FAILURE(ExpectGolden("not the reference\n", rel), "is a reference output");
+    unsetenv("TK_BLESS");
+    EXPECT_EQ(ReadFile(SourcePath(rel)), before) << rel;
+  }
+  for (const char* rel : {"testdata/fold/expected/proc-g-default.folded",
+                          "testdata/sched/tk.latency.txt", "testdata/iolat/writesync.report.txt",
+                          "testdata/trace_dat/sched_block.golden.txt"}) {
+    EXPECT_FALSE(IsReferenceOutput(rel)) << rel;
+  }
 }
 
 }  // namespace
