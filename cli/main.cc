@@ -77,8 +77,7 @@ int main(int argc, char** argv) {
   }
   const Command* c = Find(cmd);
   if (!c) {
-    std::cerr << "tk: unknown command '" << cmd << "'\n";
-    Usage(std::cerr);
+    std::cerr << "tk: unknown command '" << cmd << "' (tk help lists the commands)\n";
     return tk::cli::kExitUsage;
   }
   std::string name = std::string("tk ") + c->name;

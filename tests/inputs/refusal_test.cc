@@ -146,6 +146,9 @@ TEST(Refused, UsageErrorIsOneLine) {
     EXPECT_EQ(r.err.rfind("tk " + cmd[0] + ": ", 0), 0u) << r.err;
     EXPECT_EQ(r.err.find("tk: tk"), std::string::npos) << r.err;
   }
+  RunResult unknown = RunTk({"nosuch"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_EQ(unknown.err, "tk: unknown command 'nosuch' (tk help lists the commands)\n");
   RunResult sort = RunTk({"sched", "latency", "-s", "bogus", "x"});
   EXPECT_EQ(sort.exit_code, 2);
   EXPECT_EQ(sort.err.rfind("tk sched latency: unknown --sort key", 0), 0u) << sort.err;
