@@ -118,7 +118,7 @@ bool ExpectGolden(const std::string& actual, const std::string& rel) {
   if (IsReferenceOutput(rel)) {
     // Made by perl, perf or trace-cmd: tk must never write it, bless or not.
     ADD_FAILURE() << rel << " is a reference output (made by the reference tool), not a golden: "
-                  << "compare with ExpectReference";
+                  << "compare with its contents (ReadFile)";
     return false;
   }
   std::string path = SourcePath(rel);
@@ -135,19 +135,6 @@ bool ExpectGolden(const std::string& actual, const std::string& rel) {
   std::string expected = ReadFile(path);
   if (expected == actual) return true;
   ADD_FAILURE() << "output differs from " << rel << " (TK_BLESS=1 regenerates):\n"
-                << UnifiedDiff(expected, actual);
-  return false;
-}
-
-bool ExpectReference(const std::string& actual, const std::string& rel) {
-  std::string path = SourcePath(rel);
-  if (!FileExists(path)) {
-    ADD_FAILURE() << "reference output " << rel << " is missing (made by its record script)";
-    return false;
-  }
-  std::string expected = ReadFile(path);
-  if (expected == actual) return true;
-  ADD_FAILURE() << "output differs from the reference " << rel << " (never blessed):\n"
                 << UnifiedDiff(expected, actual);
   return false;
 }

@@ -43,8 +43,6 @@ bool ExpectGolden(const std::string& actual, const std::string& rel);
 // testdata/perf_data/*.script and *.folded, testdata/trace_dat/*.report.txt (each folder's
 // README says which tool made them). TK_BLESS=1 never writes them.
 bool IsReferenceOutput(const std::string& rel);
-// Compares `actual` with the reference output `rel`; never writes it.
-bool ExpectReference(const std::string& actual, const std::string& rel);
 
 // A unified diff of two texts (for failure messages), at most `max_lines` lines.
 std::string UnifiedDiff(const std::string& expected, const std::string& actual,
