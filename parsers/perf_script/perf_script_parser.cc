@@ -48,7 +48,9 @@ class PerfScriptParser final : public Parser {
       if (!st.ok()) return st;
     }
     if (!tok.status().ok()) return tok.status();
-    if (pending_ && frame_lines_ > 0) {
+    if (pending_ && (frame_lines_ > 0 || blank_ended_)) {
+      // (A header alone at the end of text whose stacks end with blank lines is cut too: its
+      // stack would have followed.)
       // perf script ends every stack with a blank line; without it the file was cut short
       // and the stack may be incomplete. It is passed on as it is (inferno's rule;
       // stackcollapse-perf.pl drops it), so no sample is lost.
@@ -87,6 +89,7 @@ class PerfScriptParser final : public Parser {
       }
       case LineKind::kBlank:
         ev_.stack_recorded = true;  // the blank line ends a stack, even an empty one
+        blank_ended_ = blank_ended_ || pending_;
         return Flush();
       case LineKind::kComment:
         return absl::OkStatus();
@@ -235,6 +238,7 @@ class PerfScriptParser final : public Parser {
   int64_t last_ts_ = -1;
   uint64_t unordered_ = 0;
   uint64_t events_ = 0;  // header lines seen
+  bool blank_ended_ = false;  // a blank line ended an event: this text has stacks
   // Lines outside an event before the first header (held back, see kStray).
   uint64_t stray_ = 0, first_stray_line_ = 0;
   std::string first_stray_;

@@ -61,6 +61,18 @@ TEST(NothingDropped, LastStackWithoutBlankLineIsFolded) {
   }
 }
 
+// Cut right after a header: the event's stack never came; it counts, as its bare comm.
+TEST(NothingDropped, LastHeaderWithoutItsStackIsCounted) {
+  std::string f = ::testing::TempDir() + "/tk-cut-after-header.txt";
+  FILE* out = std::fopen(f.c_str(), "w");
+  std::fputs("a 1 [000] 2.000000: 1 cycles:\n\tffff foo ([k])\n\na 1 [000] 3.000000: 1 cycles:\n",
+             out);
+  std::fclose(out);
+  RunResult r = RunTk({"fold", f});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "a 1\na;foo 1\n");
+}
+
 // perf reads a file whose cpudesc section is 0 bytes (perf 3.14 on armv7 wrote such files); tk
 // warns once and reads it like the unedited file.
 TEST(NothingDropped, UnreadableFeatureSectionIsAWarning) {

@@ -219,10 +219,14 @@ TEST(Parser, TruncatedLastStackKept) {
   EXPECT_NE(r.err.find("line 4: the last event's stack is not followed by a blank line (input "
                        "cut short?); kept as it is"),
             std::string::npos);
-  // A last event with no stack lines is whole.
+  // A last event with no stack lines is whole, unless the text's stacks end with blank lines:
+  // then it was cut before its stack and is kept as a recorded (empty) stack.
   Result s = Parse("a 1 [000] 2.000000: cycles:\n");
   EXPECT_EQ(s.seen.size(), 1u);
   EXPECT_EQ(s.err, "");
+  Result h = Parse("a 1 [000] 2.000000: cycles:\n\tffff foo ([k])\n\na 1 [000] 3.0: cycles:\n");
+  ASSERT_EQ(h.seen.size(), 2u);
+  EXPECT_NE(h.err.find("line 4: the last event's stack is not followed"), std::string::npos);
 }
 
 TEST(Parser, FirstLineOffsetsMessages) {
