@@ -27,7 +27,7 @@ rm reference/zero-cpudesc.script.txt
 head -c -1 $P/g.script > cut-last-stack.txt
 
 # Inputs that are no trace: perf's own reports.
-(cd $P && perf --buildid-dir /nonexistent report --stdio -i a.data --symfs symfs --kallsyms kallsyms 2>/dev/null) > perf-report.txt
+(cd $P && perf --buildid-dir /nonexistent report --stdio -i g.data --symfs symfs --kallsyms kallsyms 2>/dev/null) > perf-report.txt
 
 # Compressed perf script text.
 head -n 40 $P/g.script > /tmp/tk-inputs-small.txt
