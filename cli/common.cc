@@ -60,14 +60,25 @@ bool IsSideBand(EventKind k) {
          k == EventKind::kLost;
 }
 
-// Forwards to an analysis and counts the events it gets that are not side-band records, so a
-// command can say what its input lacks instead of printing an empty report.
+// The event an analysis cannot do without, from what it wants: block requests for iolat,
+// context switches for sched; any event (*any) otherwise.
+EventKind KeyKind(EventMask wants, bool* any) {
+  *any = false;
+  if (wants.Has(EventKind::kBlockRq)) return EventKind::kBlockRq;
+  if (wants.Has(EventKind::kSchedSwitch)) return EventKind::kSchedSwitch;
+  *any = true;
+  return EventKind::kSample;
+}
+
+// Forwards to an analysis and counts the events of its key kind, so a command can say what its
+// input lacks instead of printing an empty report.
 class CountingForwarder final : public EventSink {
  public:
-  explicit CountingForwarder(EventSink* next) : next_(next) {}
+  explicit CountingForwarder(EventSink* next)
+      : next_(next), key_(KeyKind(next->wants(), &any_)) {}
   EventMask wants() const override { return next_->wants(); }
   absl::Status OnEvent(const Event& e) override {
-    if (!IsSideBand(e.kind())) ++events_;
+    if (e.kind() == key_ || (any_ && !IsSideBand(e.kind()))) ++events_;
     return next_->OnEvent(e);
   }
   absl::Status Finish() override { return next_->Finish(); }
@@ -75,22 +86,26 @@ class CountingForwarder final : public EventSink {
 
  private:
   EventSink* next_;
+  bool any_ = false;
+  EventKind key_;
   uint64_t events_ = 0;
 };
 
-// The one line for an input without any event an analysis wanted: what is missing and how to
-// record it (the analysis' main event decides which).
+// The one line for an input without the key events of an analysis: what is missing and how
+// to record it.
 std::string MissingEvents(EventMask wants) {
-  if (wants.Has(EventKind::kBlockRq)) {
-    return "no block request events: record with perf record -e 'block:*' -a (tk info lists "
-           "what the file holds)";
+  bool any;
+  switch (KeyKind(wants, &any)) {
+    case EventKind::kBlockRq:
+      return "no block request events: record with perf record -e 'block:*' -a (tk info lists "
+             "what the file holds)";
+    case EventKind::kSchedSwitch:
+      return "no sched:sched_switch events: record with perf sched record, or perf record -e "
+             "sched:sched_switch -e sched:sched_wakeup -e sched:sched_waking -a (tk info lists "
+             "what the file holds)";
+    default:
+      return "none of the events this command reads (tk info lists what the file holds)";
   }
-  if (wants.Has(EventKind::kSchedSwitch)) {
-    return "no sched:sched_switch events: record with perf sched record, or perf record -e "
-           "sched:sched_switch -e sched:sched_wakeup -e sched:sched_waking -a (tk info lists "
-           "what the file holds)";
-  }
-  return "none of the events this command reads (tk info lists what the file holds)";
 }
 
 }  // namespace

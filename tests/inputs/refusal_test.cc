@@ -110,6 +110,14 @@ TEST(Refused, InputWithoutTheEventsACommandReads) {
               std::string::npos)
         << sub << ": " << r.err;
   }
+  // iolat on a recording of sched events only (perf sched record).
+  std::string sched_only = SourcePath("testdata/recorded/sched/sched.perf.data");
+  for (const char* sub : {"latency", "hist", "top", "log"}) {
+    RunResult r = RunTk({"iolat", sub, sched_only});
+    EXPECT_EQ(r.exit_code, 1) << sub;  // (its empty report is printed before the check)
+    EXPECT_EQ(r.err, "tk: " + sched_only + ": no block request events: record with perf record "
+                     "-e 'block:*' -a (tk info lists what the file holds)\n") << sub;
+  }
   RunResult nostack = RunTk({"fold", SourcePath("testdata/recorded/sched/sched.trace.dat")});
   EXPECT_EQ(nostack.exit_code, 1);
   EXPECT_EQ(nostack.out, "");
