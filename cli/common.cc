@@ -1,6 +1,7 @@
 #include "cli/common.h"
 
 #include <cerrno>
+#include <cstring>
 #include <iostream>
 
 #include "core/absl_compat.h"
@@ -16,11 +17,19 @@ int ParseArgs(CLI::App& app, int argc, char** argv) {
     std::cout << app.help();
     return kExitOk;
   } catch (const CLI::ParseError& e) {
-    std::cerr << "tk: " << app.get_name() << ": " << e.what() << "\n";
-    std::cerr << "Run '" << app.get_name() << " --help' for usage.\n";
-    return kExitUsage;
+    // One line, "tk fold: what" (the app's name already is "tk CMD").
+    return UsageError(app.get_name(), e.what());
   }
   return -1;
+}
+
+const CLI::Validator& NonNegative() {
+  static const CLI::Validator v(
+      [](std::string& s) -> std::string {
+        return !s.empty() && s[0] == '-' ? "must not be negative: " + s : std::string();
+      },
+      "N>=0");
+  return v;
 }
 
 void AddSymbolOptions(CLI::App& app, ParseOptions* opts) {
@@ -37,19 +46,85 @@ void AddSymbolOptions(CLI::App& app, ParseOptions* opts) {
                "--no-inline)");
 }
 
+int UsageError(std::string_view command, std::string_view what) {
+  std::cerr << command << ": " << what << " (see '" << command << " --help')\n";
+  return kExitUsage;
+}
+
 int Fail(std::string_view message, int code) {
   std::cerr << "tk: " << message << "\n";
   return code;
 }
+
+namespace {
+
+bool IsSideBand(EventKind k) {
+  return k == EventKind::kComm || k == EventKind::kFork || k == EventKind::kExit ||
+         k == EventKind::kLost;
+}
+
+// The event an analysis cannot do without, from what it wants: block requests for iolat,
+// context switches for sched; any event (*any) otherwise.
+EventKind KeyKind(EventMask wants, bool* any) {
+  *any = false;
+  if (wants.Has(EventKind::kBlockRq)) return EventKind::kBlockRq;
+  if (wants.Has(EventKind::kSchedSwitch)) return EventKind::kSchedSwitch;
+  *any = true;
+  return EventKind::kSample;
+}
+
+// Forwards to an analysis and counts the events of its key kind, so a command can say what its
+// input lacks instead of printing an empty report.
+class CountingForwarder final : public EventSink {
+ public:
+  explicit CountingForwarder(EventSink* next)
+      : next_(next), key_(KeyKind(next->wants(), &any_)) {}
+  EventMask wants() const override { return next_->wants(); }
+  absl::Status OnEvent(const Event& e) override {
+    if (e.kind() == key_ || (any_ && !IsSideBand(e.kind()))) ++events_;
+    return next_->OnEvent(e);
+  }
+  absl::Status Finish() override { return next_->Finish(); }
+  uint64_t events() const { return events_; }
+
+ private:
+  EventSink* next_;
+  bool any_ = false;
+  EventKind key_;
+  uint64_t events_ = 0;
+};
+
+// The one line for an input without the key events of an analysis: what is missing and how
+// to record it.
+std::string MissingEvents(EventMask wants) {
+  bool any;
+  switch (KeyKind(wants, &any)) {
+    case EventKind::kBlockRq:
+      return "no block request events: record with perf record -e 'block:*' -a (tk info lists "
+             "what the file holds)";
+    case EventKind::kSchedSwitch:
+      return "no sched:sched_switch events: record with perf sched record, or perf record -e "
+             "sched:sched_switch -e sched:sched_wakeup -e sched:sched_waking -a (tk info lists "
+             "what the file holds)";
+    default:
+      return "none of the events this command reads (tk info lists what the file holds)";
+  }
+}
+
+}  // namespace
 
 int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& sink,
                 Format* detected) {
   absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
   if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
   Diagnostics diag((*in)->name());
-  absl::Status st = ParseInput(**in, opts, sink, diag, detected);
+  CountingForwarder counted(&sink);
+  absl::Status st = ParseInput(**in, opts, counted, diag, detected);
   diag.PrintSummary();
   if (!st.ok()) return Fail(SV(st.message()), kExitData);
+  if (counted.events() == 0) {
+    return Fail((*in)->name() + ": " + MissingEvents(sink.wants()), kExitData);
+  }
   return kExitOk;
 }
 
@@ -57,9 +132,13 @@ int FinishOutput(std::ostream& out) {
   out.flush();
   if (out.fail()) {
     if (errno == EPIPE) return kExitOk;
-    return Fail("error writing output", kExitUsage);
+    return WriteError();
   }
   return kExitOk;
+}
+
+int WriteError() {
+  return Fail(std::string("error writing output: ") + std::strerror(errno), kExitUsage);
 }
 
 }  // namespace tk::cli

@@ -23,11 +23,17 @@ inline constexpr int kExitUsage = 2;
 // (0 after --help, 2 after a usage error, with the message printed).
 int ParseArgs(CLI::App& app, int argc, char** argv);
 
+// A CLI11 check for counts (-n): refuses a negative number in one short line.
+const CLI::Validator& NonNegative();
+
 // Adds --symfs and --kallsyms (and hidden test switches) writing into `opts`.
 void AddSymbolOptions(CLI::App& app, ParseOptions* opts);
 
 // Opens `path` ("-" = stdin), detects its format, parses it into `sink` and prints any error
-// as "tk: FILE: offset N: what" plus the malformed-record summary. Returns an exit code.
+// as "tk: FILE: offset N: what" plus the malformed-record summary. An input that gave the
+// sink none of the events it wants (side-band records aside) is a data error naming what to
+// record ("no sched:sched_switch events: record with perf sched record ..."). Returns an exit
+// code.
 // `detected` (optional) receives the format.
 int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& sink,
                 Format* detected = nullptr);
@@ -37,6 +43,13 @@ int FinishOutput(std::ostream& out);
 
 // Prints "tk: " + message to stderr and returns `code`.
 int Fail(std::string_view message, int code);
+
+// A usage error: prints the one line "tk CMD: what (see 'tk CMD --help')" and returns 2.
+// `command` is the app's name ("tk fold", "tk sched latency").
+int UsageError(std::string_view command, std::string_view what);
+
+// "tk: error writing output: STRERROR(errno)", exit 2 (call right after the failed write).
+int WriteError();
 
 }  // namespace tk::cli
 

@@ -91,11 +91,14 @@ int RunFold(int argc, char** argv) {
     st = ParseInput(**in, popts, sink, diag);
   }
   diag.PrintSummary();
-  if (!sink.first_filtered().empty()) {
+  if (!sink.first_filtered().empty() && sink.samples() > 0) {
     // stackcollapse-perf.pl's message, printed when a second event type is dropped.
     std::cerr << "Filtering for events of type: " << sink.first_filtered() << "\n";
   }
   if (!st.ok()) return Fail(SV(st.message()), kExitData);
+  if (std::string why = sink.NothingFoldedReason(); !why.empty()) {
+    return Fail((*in)->name() + ": " + why, kExitData);
+  }
   if (json) {
     sink.WriteJson(std::cout);
   } else {

@@ -67,7 +67,7 @@ int RunIolat(int argc, char** argv) {
 
   CLI::App* top = app.add_subcommand("top", "the slowest requests (by Q2C, or D2C without Q)");
   AddCommon(*top, &common);
-  top->add_option("-n", opts.top_n, "how many")->capture_default_str();
+  top->add_option("-n", opts.top_n, "how many")->check(NonNegative())->capture_default_str();
   top->add_flag("--d2c", opts.top_by_d2c, "rank by device time (D2C)");
 
   CLI::App* log = app.add_subcommand("log", "every completed request (biosnoop-like)");

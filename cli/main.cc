@@ -1,4 +1,5 @@
-// tk: offline analysis of Linux traces. Dispatches `tk CMD ...` and `tk help CMD`.
+// tk: offline analysis of Linux traces. Dispatches `tk CMD ...`, `tk help [CMD [SUBCMD]]` and
+// `tk --version`.
 #include <csignal>
 #include <cstring>
 #include <iostream>
@@ -29,7 +30,8 @@ void Usage(std::ostream& out) {
          "Reads perf.data, trace.dat, `perf script` text or ftrace/`trace-cmd report` text\n"
          "(format detected from the first bytes; - is stdin).\n\ncommands:\n";
   for (const Command& c : kCommands) out << "  " << c.name << std::string(8 - std::strlen(c.name), ' ') << c.summary << "\n";
-  out << "  help    tk help COMMAND: the options of a command\n";
+  out << "  help    tk help COMMAND [SUBCOMMAND]: the options of a command\n"
+         "\ntk --version prints the version.\n";
 }
 
 const Command* Find(std::string_view name) {
@@ -54,8 +56,13 @@ int main(int argc, char** argv) {
     Usage(std::cout);
     return 0;
   }
+  if (cmd == "--version" || cmd == "-V") {
+    std::cout << "tk " << TK_VERSION << "\n";
+    return 0;
+  }
   if (cmd == "help") {
-    if (argc < 3) {
+    // `tk help`, `tk help help`: the command list; `tk help CMD [SUB...]`: `tk CMD [SUB...] --help`.
+    if (argc < 3 || std::string_view(argv[2]) == "help") {
       Usage(std::cout);
       return 0;
     }
@@ -63,13 +70,14 @@ int main(int argc, char** argv) {
     if (!c) return tk::cli::Fail(std::string("unknown command '") + argv[2] + "'", 2);
     std::string name = std::string("tk ") + c->name;
     char help[] = "--help";
-    std::vector<char*> args = {name.data(), help};
-    return c->run(2, args.data());
+    std::vector<char*> args = {name.data()};
+    for (int i = 3; i < argc; ++i) args.push_back(argv[i]);
+    args.push_back(help);
+    return c->run(static_cast<int>(args.size()), args.data());
   }
   const Command* c = Find(cmd);
   if (!c) {
-    std::cerr << "tk: unknown command '" << cmd << "'\n";
-    Usage(std::cerr);
+    std::cerr << "tk: unknown command '" << cmd << "' (tk help lists the commands)\n";
     return tk::cli::kExitUsage;
   }
   std::string name = std::string("tk ") + c->name;

@@ -33,7 +33,7 @@ void AddInput(CLI::App* app, std::string* path) {
 }
 
 int Usage(std::string_view cmd, std::string_view what) {
-  return Fail(std::string("sched ") + std::string(cmd) + ": " + std::string(what), kExitUsage);
+  return UsageError(std::string("tk sched ") + std::string(cmd), what);
 }
 
 // "perf-6.1" -> true; "" -> false; anything else is an error.
@@ -207,7 +207,9 @@ int RunSched(int argc, char** argv) {
   CLI::App* tp = app.add_subcommand(
       "top", "the N longest scheduling delays with their waker (lttng schedtop columns)");
   AddInput(tp, &path);
-  tp->add_option("-n,--limit", topts.n, "How many")->capture_default_str();
+  tp->add_option("-n,--limit", topts.n, "How many")
+      ->check(NonNegative())
+      ->capture_default_str();
   tp->add_flag("--json", top_json, "JSON");
   CLI::App* ut = app.add_subcommand("util", "per-CPU busy and idle time");
   AddInput(ut, &path);

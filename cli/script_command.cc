@@ -40,7 +40,7 @@ int RunScript(int argc, char** argv) {
   absl::Status st = ParseInput(**in, popts, sink, diag);
   if (!st.ok() && absl::IsCancelled(st) && !std::cout) {
     // The output failed (sink's only error): a closed pipe (`tk script | head`) is success.
-    return errno == EPIPE ? kExitOk : Fail("error writing output", kExitUsage);
+    return errno == EPIPE ? kExitOk : WriteError();
   }
   diag.PrintSummary();
   if (!st.ok()) return Fail(SV(st.message()), kExitData);

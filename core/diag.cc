@@ -18,13 +18,13 @@ Diagnostics::Diagnostics(std::string input, std::ostream* err)
     : input_(std::move(input)), err_(err ? err : &std::cerr) {}
 
 void Diagnostics::Malformed(std::string_view counter, Unit unit, uint64_t where,
-                            std::string_view what) {
+                            std::string_view what, uint64_t n) {
   auto it = malformed_.find(counter);
   if (it == malformed_.end()) {
     it = malformed_.emplace(std::string(counter), Counter{0, unit, where}).first;
     *err_ << "tk: " << input_ << ": " << UnitName(unit) << " " << where << ": " << what << "\n";
   }
-  ++it->second.n;
+  it->second.n += n;
 }
 
 void Diagnostics::Note(std::string_view counter, std::string_view text, uint64_t n) {

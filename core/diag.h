@@ -24,8 +24,10 @@ class Diagnostics {
   explicit Diagnostics(std::string input, std::ostream* err = nullptr);
 
   // Counts one malformed record of kind `counter` ("malformed lines", "bad SAMPLE records")
-  // at `where` (line number or byte offset); prints the first one of each counter.
-  void Malformed(std::string_view counter, Unit unit, uint64_t where, std::string_view what);
+  // at `where` (line number or byte offset); prints the first one of each counter. `n` > 1
+  // counts that many at once (a parser that held back lines it could not place yet).
+  void Malformed(std::string_view counter, Unit unit, uint64_t where, std::string_view what,
+                 uint64_t n = 1);
   // Counts something noteworthy that is not an error (lost events, unordered timestamps); the
   // first occurrence of each is printed as "tk: INPUT: NOTE".
   void Note(std::string_view counter, std::string_view text, uint64_t n = 1);

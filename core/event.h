@@ -196,6 +196,11 @@ struct Event {
   uint64_t period = 1;        // sample weight; 1 when the source prints none
   bool has_period = false;    // the source printed/recorded a period
   absl::Span<const Frame> stack;  // leaf first; empty when not recorded
+  // A stack was recorded for this event, even when it holds no frame: a perf.data callchain
+  // with no address, a `perf script` event followed by the blank line that ends a stack. tk
+  // fold folds such an event as its bare comm (as stackcollapse-perf.pl); an event with no
+  // stack recorded (a one-line tracepoint of `perf script` without -g) is not a stack.
+  bool stack_recorded = false;
   // The views of `comm` and of every frame's symbol and dso stay valid and unchanged until
   // the parse ends (perf.data: symbol tables and interned names), so an analysis may keep
   // them without copying. False where they point into a reused line buffer (text formats).

@@ -34,18 +34,19 @@ absl::StatusOr<std::unique_ptr<Input>> Input::Open(const std::string& path) {
     in->owns_fd_ = true;
   }
   struct stat st;
-  if (::fstat(in->fd_, &st) == 0 && S_ISREG(st.st_mode)) {
-    if (st.st_size == 0) {
-      in->map_ = "";
-      in->map_size_ = 0;
-    } else {
-      void* p = ::mmap(nullptr, st.st_size, PROT_READ, MAP_PRIVATE, in->fd_, 0);
-      if (p == MAP_FAILED) return Errno(in->name_, "cannot mmap");
-      ::madvise(p, st.st_size, MADV_SEQUENTIAL);
-      in->map_ = static_cast<const char*>(p);
-      in->map_size_ = st.st_size;
-      in->munmap_ = true;
-    }
+  if (::fstat(in->fd_, &st) != 0) return in;  // streamed
+  if (S_ISDIR(st.st_mode)) {
+    return absl::InvalidArgumentError(absl::StrCat(in->name_, ": is a directory, not a trace file"));
+  }
+  // A regular file of size 0 is streamed: procfs and sysfs files (/proc/self/mountinfo) say
+  // 0 and still have content; a truly empty file reads as 0 bytes either way.
+  if (S_ISREG(st.st_mode) && st.st_size > 0) {
+    void* p = ::mmap(nullptr, st.st_size, PROT_READ, MAP_PRIVATE, in->fd_, 0);
+    if (p == MAP_FAILED) return Errno(in->name_, "cannot mmap");
+    ::madvise(p, st.st_size, MADV_SEQUENTIAL);
+    in->map_ = static_cast<const char*>(p);
+    in->map_size_ = st.st_size;
+    in->munmap_ = true;
   }
   return in;
 }

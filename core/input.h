@@ -20,7 +20,8 @@ namespace tk {
 
 class Input {
  public:
-  // "-" is stdin. Regular files are mmapped; anything else is streamed.
+  // "-" is stdin. Regular files are mmapped; anything else is streamed. A directory is an
+  // error (the CLI's exit 2, as every I/O error).
   static absl::StatusOr<std::unique_ptr<Input>> Open(const std::string& path);
   // For tests and fuzzers: an in-memory input (not copied; `data` must outlive the Input).
   static std::unique_ptr<Input> FromString(std::string_view data, std::string name = "<mem>");

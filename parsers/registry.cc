@@ -21,11 +21,11 @@ absl::StatusOr<std::unique_ptr<Parser>> NewParser(Format f, const ParseOptions& 
       return parsers::perf_script::NewPerfScriptParser(opts);
     case Format::kFtraceText:
       return parsers::ftrace_text::NewFtraceTextParser(opts);
+    case Format::kEmpty:
     case Format::kUnknown:
       break;
   }
-  return absl::InvalidArgumentError(
-      "unknown input format (not perf.data, trace.dat, perf script or ftrace text)");
+  return absl::InvalidArgumentError(RefusalMessage(f, ""));
 }
 
 absl::Status ParseInput(Input& in, const ParseOptions& opts, EventSink& sink, Diagnostics& diag,
@@ -34,6 +34,13 @@ absl::Status ParseInput(Input& in, const ParseOptions& opts, EventSink& sink, Di
   if (!head.ok()) return head.status();
   Format f = DetectFormat(*head);
   if (detected) *detected = f;
+  if (f == Format::kEmpty) {
+    return absl::InvalidArgumentError(absl::StrCat(in.name(), ": ", RefusalMessage(f, *head)));
+  }
+  if (f == Format::kUnknown) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(in.name(), ": offset 0: ", RefusalMessage(f, *head)));
+  }
   absl::StatusOr<std::unique_ptr<Parser>> p = NewParser(f, opts);
   if (!p.ok()) {
     return absl::Status(p.status().code(), absl::StrCat(in.name(), ": offset 0: ", p.status().message()));

@@ -166,6 +166,7 @@ void FoldSink::SetDefaultType(std::string_view name) {
 }
 
 bool FoldSink::Keep(std::string_view name) {
+  constexpr size_t kMaxTypes = 8;
   if (name.empty()) return true;  // perf script -F without "event": nothing to filter on
   if (filter_.empty()) {
     // Merging different event types (cycles and instructions) would mislead: by default
@@ -176,6 +177,9 @@ bool FoldSink::Keep(std::string_view name) {
   }
   if (SameEventType(name, filter_)) return true;
   if (defaulted_ && first_filtered_.empty()) first_filtered_ = std::string(name);
+  if (dropped_types_.size() < kMaxTypes && !dropped_types_.contains(AV(name))) {
+    dropped_types_.emplace(std::string(name));
+  }
   return false;
 }
 
@@ -205,9 +209,9 @@ void FoldSink::Count(std::string_view comm, int32_t pid, int32_t tid,
   // stackcollapse (as its test results have it) tidies Java names only when the root is
   // exactly "java": not "java-PID" with --pid.
   names.java = *key == "java";
-  int frames = 0;
-  for (size_t i = stack.size(); i-- > 0;) frames += AppendFrame(stack[i], names, key);
-  if (frames == 0) return;
+  // A stack with no frame (an empty callchain, or only frames stackcollapse skips) folds as
+  // the bare root, "comm COUNT", as stackcollapse-perf.pl folds it: every sample is counted.
+  for (size_t i = stack.size(); i-- > 0;) AppendFrame(stack[i], names, key);
   auto it = stacks_.find(AV(*key));
   if (it == stacks_.end()) {
     stacks_.emplace(*key, weight);
@@ -217,7 +221,12 @@ void FoldSink::Count(std::string_view comm, int32_t pid, int32_t tid,
 }
 
 absl::Status FoldSink::OnEvent(const Event& e) {
-  if (!IsStackEvent(e.kind()) || !Keep(e.name) || e.stack.empty()) return absl::OkStatus();
+  if (!IsStackEvent(e.kind()) || !Keep(e.name)) return absl::OkStatus();
+  if (e.stack.empty() && !e.stack_recorded) {
+    ++unstacked_;
+    return absl::OkStatus();
+  }
+  ++samples_;
   uint64_t weight = e.has_period && e.period ? e.period : 1;
   if (e.stable_views && opt_.worker_thread) {
     if (!worker_) worker_ = std::make_unique<Worker>(this);
@@ -236,6 +245,28 @@ void FoldSink::Merge(const FoldSink& other) {
     defaulted_ = other.defaulted_;
   }
   if (first_filtered_.empty()) first_filtered_ = other.first_filtered_;
+  samples_ += other.samples_;
+  unstacked_ += other.unstacked_;
+  dropped_types_.insert(other.dropped_types_.begin(), other.dropped_types_.end());
+}
+
+std::string FoldSink::NothingFoldedReason() const {
+  if (samples_ > 0) return "";
+  if (unstacked_ > 0) {
+    return "no stacks: " +
+           (opt_.event_filter.empty() ? std::string("the input's events have")
+                                      : "the " + opt_.event_filter + " events have") +
+           " no callchain (record with perf record -g)";
+  }
+  if (!opt_.event_filter.empty()) {
+    std::vector<std::string> types(dropped_types_.begin(), dropped_types_.end());
+    std::sort(types.begin(), types.end());
+    std::string have;
+    for (const std::string& t : types) have += (have.empty() ? "" : ", ") + t;
+    return "no " + opt_.event_filter + " events (--event-filter); the input has " +
+           (have.empty() ? std::string("no samples") : have);
+  }
+  return "no samples to fold (record with perf record -g)";
 }
 
 namespace {
@@ -287,10 +318,10 @@ nlohmann::json FoldedJson(const StackCounts& stacks, std::string_view event) {
 void FoldSink::Write(std::ostream& out) const { WriteFolded(stacks_, out); }
 
 void FoldSink::WriteJson(std::ostream& out) const {
+  nlohmann::json j = FoldedJson(stacks_, filter_);
+  j["samples"] = samples_;  // events folded; `total` sums their weights
   // Replace, not throw, on invalid UTF-8 in symbol names.
-  out << FoldedJson(stacks_, filter_).dump(-1, ' ', false,
-                                           nlohmann::json::error_handler_t::replace)
-      << "\n";
+  out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace tk::analyses::fold

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "analyses/fold/frame_name.h"
 #include "core/sink.h"
 #include "nlohmann/json.hpp"
@@ -81,10 +82,18 @@ class FoldSink final : public EventSink {
   void Write(std::ostream& out) const;
   // The same stacks as one JSON object, sorted as Write sorts them:
   //   {"event": "cpu-clock", "total": 123,
-  //    "stacks": [{"frames": ["root", "caller", ..., "leaf"], "count": 7}, ...]}
+  //    "samples": 120, "stacks": [{"frames": ["root", "caller", ..., "leaf"], "count": 7}, ...]}
+  // (`total` sums the weights, `samples` counts the events).
   // Frames are the folded names (root first); ';' never occurs inside one (tidied to ':').
   void WriteJson(std::ostream& out) const;
   size_t distinct_stacks() const { return stacks_.size(); }
+  // Events folded (each once, whatever its weight): tk info's count of the kept event type.
+  uint64_t samples() const { return samples_; }
+  // Events of the kept type dropped because no stack was recorded for them.
+  uint64_t unstacked() const { return unstacked_; }
+  // Why nothing was folded, as one line naming what is missing and what to record; empty when
+  // something was folded. Call after Finish.
+  std::string NothingFoldedReason() const;
   const FoldOptions& options() const { return opt_; }
 
  private:
@@ -99,6 +108,9 @@ class FoldSink final : public EventSink {
   std::string filter_;
   bool defaulted_ = false;
   std::string first_filtered_;
+  uint64_t samples_ = 0, unstacked_ = 0;
+  // Event types dropped by the filter (at most kMaxTypes, for NothingFoldedReason).
+  absl::flat_hash_set<std::string> dropped_types_;
   std::string key_;  // the stack being built, reused
   StackCounts stacks_;  // the worker's while it runs
   std::unique_ptr<Worker> worker_;

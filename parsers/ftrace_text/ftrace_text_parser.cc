@@ -79,6 +79,7 @@ absl::Status FtraceTextParser::Parse(Input& in, EventSink& sink, Diagnostics& di
   int64_t last_ts = -1;
   uint64_t unordered = 0, first_unordered = 0;
   uint64_t event_lines = 0, bad_lines = 0, first_bad = 0;
+  std::string first_bad_text;  // held back until the first event line (see below)
   while (reader.Next(&line)) {
     if (line.empty()) continue;
     uint64_t line_no = reader.line_number();
@@ -88,13 +89,23 @@ absl::Status FtraceTextParser::Parse(Input& in, EventSink& sink, Diagnostics& di
       bool known = false;
       if (absl::Status st = NonEventLine(line, line_no, sink, diag, &known); !st.ok()) return st;
       if (!known) {
-        if (bad_lines++ == 0) first_bad = line_no;
-        diag.Malformed("malformed lines", Diagnostics::Unit::kLine, line_no,
-                       absl::StrCat("not an ftrace event line: ", Quote(line)));
+        if (bad_lines++ == 0) {
+          first_bad = line_no;
+          first_bad_text = std::string(line.substr(0, 200));
+        }
+        // Before the first event line, unreadable lines are held back: a text with no event
+        // at all is refused in one line, not reported line by line.
+        if (event_lines > 0) {
+          diag.Malformed("malformed lines", Diagnostics::Unit::kLine, line_no,
+                         absl::StrCat("not an ftrace event line: ", Quote(line)));
+        }
       }
       continue;
     }
-    ++event_lines;
+    if (event_lines++ == 0 && bad_lines > 0) {
+      diag.Malformed("malformed lines", Diagnostics::Unit::kLine, first_bad,
+                     absl::StrCat("not an ftrace event line: ", Quote(first_bad_text)), bad_lines);
+    }
     if (ev->ts_ns < last_ts) {
       if (unordered++ == 0) first_unordered = line_no;
     } else {
@@ -124,9 +135,8 @@ absl::Status FtraceTextParser::Parse(Input& in, EventSink& sink, Diagnostics& di
   if (!reader.status().ok()) return reader.status();
   if (event_lines == 0 && bad_lines > 0) {
     // Nothing but unreadable lines: not a trace this reader understands.
-    return absl::InvalidArgumentError(absl::StrCat(
-        diag.ErrorAt(Diagnostics::Unit::kLine, first_bad, "no ftrace event line in the input ("),
-        bad_lines, " unreadable lines)"));
+    return absl::InvalidArgumentError(
+        diag.ErrorAt(Diagnostics::Unit::kLine, first_bad, NoEventMessage("an ftrace", first_bad_text)));
   }
   if (unordered > 0) {
     diag.Note("out-of-order lines",

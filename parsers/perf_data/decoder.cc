@@ -253,6 +253,7 @@ absl::Status Decoder::OnSample(uint16_t misc, std::string_view body, uint64_t of
   e.period = s.has_period ? s.period : (attr.freq() ? 1 : attr.sample_period);
   e.has_period = true;
   e.stack = {};
+  e.stack_recorded = false;
   e.stable_views = false;
   e.body.emplace<Sample>();
   if (attr.type == kTypeTracepoint && s.has_raw) {
@@ -279,6 +280,7 @@ absl::Status Decoder::OnSample(uint16_t misc, std::string_view body, uint64_t of
   if (wants_.stacks()) {
     BuildStack(s, misc, attr);
     e.stack = absl::MakeConstSpan(frames_);
+    e.stack_recorded = true;  // an empty callchain folds as the bare comm
     // The Machine's interned comms, DSO names and symbol tables (unless the tracepoint
     // decoder named the task from the payload).
     e.stable_views = e.comm.data() == comm.data();
@@ -455,11 +457,16 @@ absl::Status Decoder::OnKsymbol(uint16_t, std::string_view body, uint64_t off) {
 }
 
 void Decoder::Finish() {
-  if (lost_) {
-    diag_.Note("lost events", absl::StrCat(lost_, " events lost (LOST records: the ring buffer was full)"));
-  }
+  // One loss, one line: when the ring buffer is full the kernel writes both a LOST record
+  // (events) and a LOST_SAMPLES record (samples) for the same drop. LOST_SAMPLES is what perf
+  // report calls "Total Lost Samples"; the LOST count is named beside it.
   if (lost_samples_) {
-    diag_.Note("lost samples", absl::StrCat(lost_samples_, " samples lost (LOST_SAMPLES records)"));
+    diag_.Note("lost samples",
+               lost_ ? absl::StrCat(lost_samples_, " samples lost (LOST_SAMPLES records; LOST "
+                                    "records count ", lost_, " events: the ring buffer was full)")
+                     : absl::StrCat(lost_samples_, " samples lost (LOST_SAMPLES records)"));
+  } else if (lost_) {
+    diag_.Note("lost events", absl::StrCat(lost_, " events lost (LOST records: the ring buffer was full)"));
   }
   if (throttles_) {
     diag_.Note("throttled", absl::StrCat("sampling throttled ", throttles_, " times (THROTTLE records)"));

@@ -112,8 +112,10 @@ absl::Status Metadata::AddFeature(int bit, std::string_view bytes) {
     default: break;
   }
   if (!ok) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("malformed ", AV(FeatureName(bit)), " feature section (", bytes.size(), " bytes)"));
+    std::string what =
+        absl::StrCat("malformed ", AV(FeatureName(bit)), " feature section (", bytes.size(), " bytes)");
+    if (bit == kFeatCompressed) return absl::InvalidArgumentError(what);
+    warnings.push_back(absl::StrCat(what, "; ignored, as perf does"));
   }
   return absl::OkStatus();
 }

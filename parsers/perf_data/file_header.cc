@@ -63,7 +63,12 @@ absl::Status ReadFeatures(std::string_view file, const uint64_t bits[4], Metadat
     size_t at = r.pos();
     if (!ReadSection(r, &s)) return ErrorAt(at, "feature table truncated");
     if (!Within(file, s)) {
-      return ErrorAt(at, absl::StrCat(AV(FeatureName(bit)), " feature section outside the file"));
+      if (bit == kFeatCompressed) {
+        return ErrorAt(at, absl::StrCat(AV(FeatureName(bit)), " feature section outside the file"));
+      }
+      m->warnings.push_back(absl::StrCat("offset ", at, ": ", AV(FeatureName(bit)),
+                                         " feature section outside the file; ignored"));
+      continue;
     }
     absl::Status st = m->AddFeature(bit, file.substr(s.offset, s.size));
     if (!st.ok()) return ErrorAt(s.offset, SV(st.message()));

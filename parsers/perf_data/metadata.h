@@ -57,8 +57,15 @@ struct Metadata {
   // Names recorded for events by index, kept until attrs are all known (EVENT_DESC).
   std::vector<std::pair<std::vector<uint64_t>, std::string>> desc_names;
 
+  // Feature sections that could not be read, one message each ("malformed cpudesc feature
+  // section (0 bytes); ignored"): perf warns and reads such a file, so does tk. The session
+  // moves them into its Diagnostics as notes.
+  std::vector<std::string> warnings;
+
   // Adds a feature's payload (file section or HEADER_FEATURE record body). Unknown features
-  // are only listed; a malformed payload of a known one returns an error naming it.
+  // are only listed; a malformed payload of a descriptive one (hostname, cpudesc, cmdline,
+  // build ids, event names, ...) adds to `warnings`; only a malformed COMPRESSED section, which
+  // the data cannot be decoded without, returns an error.
   absl::Status AddFeature(int bit, std::string_view bytes);
   // Gives every event its recorded name (EVENT_DESC matched by id, else by position) or the
   // default one. Call once attrs and features are in.

@@ -66,6 +66,12 @@ absl::Status Open(Input& in, Metadata* meta, std::unique_ptr<Tokenizer>* tok) {
   return absl::OkStatus();
 }
 
+// Moves the header's warnings (unreadable feature sections) into `diag`, each once.
+void NoteWarnings(Metadata& meta, Diagnostics& diag) {
+  for (const std::string& w : meta.warnings) diag.Note(w, w);
+  meta.warnings.clear();
+}
+
 bool HasTracepoints(const Metadata& meta) {
   for (const EventInfo& ev : meta.events)
     if (ev.attr.type == kTypeTracepoint) return true;
@@ -141,6 +147,7 @@ class Loop {
     }
     HeaderChange change;
     if (absl::Status st = ApplyHeaderRecord(rec, &meta_, &change); !st.ok()) return st;
+    NoteWarnings(meta_, diag_);
     if (change == HeaderChange::kEvents) table_.Build(meta_);
     if (change != HeaderChange::kNone) decoder_.Refresh();
     if (change == HeaderChange::kTracingData) decoder_.LoadTracingData(rec.offset + rec.size);
@@ -163,6 +170,7 @@ absl::Status RunSession(Input& in, const ParseOptions& opts, EventSink& sink, Di
   Metadata meta;
   std::unique_ptr<Tokenizer> tok;
   if (absl::Status st = Open(in, &meta, &tok); !st.ok()) return Named(in, st);
+  NoteWarnings(meta, diag);
   if (meta.truncated) {
     diag.Note("killed", HasTracepoints(meta)
                             ? "data size 0 in the header (perf killed before it finished?): "

@@ -48,13 +48,21 @@ class PerfScriptParser final : public Parser {
       if (!st.ok()) return st;
     }
     if (!tok.status().ok()) return tok.status();
-    if (pending_ && frame_lines_ > 0) {
+    if (pending_ && (frame_lines_ > 0 || blank_ended_)) {
+      // (A header alone at the end of text whose stacks end with blank lines is cut too: its
+      // stack would have followed.)
       // perf script ends every stack with a blank line; without it the file was cut short
-      // and the stack may be incomplete (stackcollapse-perf.pl drops it too).
+      // and the stack may be incomplete. It is passed on as it is (inferno's rule;
+      // stackcollapse-perf.pl drops it), so no sample is lost.
       diag.Note("truncated last event",
                 absl::StrCat("line ", line_no_, ": the last event's stack is not followed by a "
-                             "blank line (input cut short?); skipped"));
-      pending_ = false;
+                             "blank line (input cut short?); kept as it is"));
+      ev_.stack_recorded = true;
+    }
+    if (events_ == 0 && stray_ > 0) {
+      // Not one line is an event: this is no perf script text (or it is folded stacks).
+      return absl::InvalidArgumentError(diag.ErrorAt(
+          Diagnostics::Unit::kLine, first_stray_line_, NoEventMessage("a perf script", first_stray_)));
     }
     absl::Status st = Flush();
     if (!st.ok()) return st;
@@ -72,14 +80,29 @@ class PerfScriptParser final : public Parser {
         absl::Status st = Flush();
         if (!st.ok()) return st;
         if (map_begin_) Release(t.line.data());
+        if (events_++ == 0 && stray_ > 0) {
+          diag_->Malformed(kMalformed, Diagnostics::Unit::kLine, first_stray_line_,
+                           absl::StrCat("line outside an event: ", Quote(first_stray_)), stray_);
+        }
         StartEvent(t);
         return absl::OkStatus();
       }
       case LineKind::kBlank:
+        ev_.stack_recorded = true;  // the blank line ends a stack, even an empty one
+        blank_ended_ = blank_ended_ || pending_;
         return Flush();
       case LineKind::kComment:
         return absl::OkStatus();
       case LineKind::kStray:
+        if (events_ == 0) {
+          // Held back until an event shows this is perf script text at all: text with no
+          // event is refused in one line, not reported line by line.
+          if (stray_++ == 0) {
+            first_stray_ = std::string(t.line.substr(0, 200));
+            first_stray_line_ = t.line_no;
+          }
+          return absl::OkStatus();
+        }
         diag_->Malformed(kMalformed, Diagnostics::Unit::kLine, t.line_no,
                          absl::StrCat("line outside an event: ", Quote(t.line)));
         return absl::OkStatus();
@@ -99,7 +122,7 @@ class PerfScriptParser final : public Parser {
     if (!h) return;
     line_no_ = t.line_no;
     frame_lines_ = 0;
-    ev_ = Event{};
+    ev_ = Event{};  // stack_recorded false until a blank line ends the event
     ev_.ts_ns = h->ts_ns;
     ev_.cpu = h->cpu;
     ev_.pid = h->pid;
@@ -148,6 +171,7 @@ class PerfScriptParser final : public Parser {
     }
     want_stack_ = mask_.stacks() && mask_.Has(ev_.kind());
     if (inline_frame && want_stack_) frames_.push_back(*inline_frame);
+    if (inline_frame) ev_.stack_recorded = true;  // -F ip,sym: the one-frame stack
   }
 
   void AddFrame(const Token& t) {
@@ -213,6 +237,11 @@ class PerfScriptParser final : public Parser {
   tp_text::TracepointTextDecoder tp_;
   int64_t last_ts_ = -1;
   uint64_t unordered_ = 0;
+  uint64_t events_ = 0;  // header lines seen
+  bool blank_ended_ = false;  // a blank line ended an event: this text has stacks
+  // Lines outside an event before the first header (held back, see kStray).
+  uint64_t stray_ = 0, first_stray_line_ = 0;
+  std::string first_stray_;
   const char* map_begin_ = nullptr;
   const char* released_ = nullptr;
 };

@@ -63,14 +63,15 @@ TEST(Cli, JsonReportsSurviveNonUtf8Comms) {
   const std::vector<std::vector<std::string>> cmds = {
       {"sched", "latency", "--json"}, {"sched", "latency", "-p", "--json"},
       {"sched", "top", "--json"},     {"sched", "hist", "--json"},
-      {"sched", "util", "--json"},    {"info", "--json"},
-      {"iolat", "--json"}};
+      {"sched", "util", "--json"},    {"info", "--json"}};
   for (std::vector<std::string> args : cmds) {
     args.push_back(in);
     RunResult r = RunTk(args);
     EXPECT_EQ(r.exit_code, 0) << args[0] << " " << args[1] << ": " << r.err;
     EXPECT_NO_THROW((void)nlohmann::json::parse(r.out)) << args[0] << " " << args[1];
   }
+  // iolat reads no sched-only file: one line, no JSON (tests/inputs/refusal_test.cc).
+  EXPECT_EQ(RunTk({"iolat", "--json", in}).exit_code, 1);
   RunResult s = RunTk({"script", "--json", in});
   EXPECT_EQ(s.exit_code, 0) << s.err;
   EXPECT_NE(s.out.find("\"prev_comm\""), std::string::npos);

@@ -85,7 +85,8 @@ TEST(Format, Detects) {
             Format::kFtraceText);
   EXPECT_EQ(DetectFormat("            bash-1234    (   1234) [001] d..2.  1.5: x: y\n"),
             Format::kFtraceText);
-  EXPECT_EQ(DetectFormat(""), Format::kPerfScriptText);
+  EXPECT_EQ(DetectFormat(""), Format::kEmpty);  // refused: "empty input"
+  EXPECT_EQ(DetectFormat("# only a comment\n"), Format::kPerfScriptText);
   EXPECT_EQ(DetectFormat(std::string_view("\x01\x02\x03", 3)), Format::kUnknown);
 }
 

@@ -11,13 +11,15 @@
 #include "gtest/gtest.h"
 #include "tests/iolat/verdicts.h"
 #include "tests/support/golden.h"
+#include "tests/support/tracefs.h"
 
 namespace tk::testing {
 namespace {
 
 TEST(IolatLive, FreshRecordingVerdicts) {
   std::string script = SourcePath("testdata/recorded/record-iolat.sh");
-  if (!FileExists(script)) GTEST_SKIP() << "no " << script;
+  ASSERT_TRUE(FileExists(script)) << "committed script missing: " << script;
+  if (std::string why = EnsureTracefs(); !why.empty()) GTEST_SKIP() << why;
   std::string dir = ::testing::TempDir() + "/tk-iolat-live";
   std::filesystem::remove_all(dir);
   std::string log = dir + ".log";
@@ -30,11 +32,11 @@ TEST(IolatLive, FreshRecordingVerdicts) {
   int checked = 0;
   for (const char* f : {"writesync.trace.dat", "writesync.v6.trace.dat", "writesync.perf.data",
                         "writesync.perf-script.txt", "writesync.ftrace.txt"}) {
-    if (!FileExists(dir + "/" + f)) continue;
-    std::string why;
-    if (CheckVerdicts(dir, f, &why)) ++checked;
+    ASSERT_TRUE(FileExists(dir + "/" + f)) << "the recording made no " << f;
+    CheckVerdicts(dir, f);
+    ++checked;
   }
-  EXPECT_GT(checked, 0);
+  EXPECT_EQ(checked, 5);
   // Nothing left behind by the recording.
   EXPECT_FALSE(std::filesystem::exists("/tmp/tk-mnt-sync") &&
                !std::filesystem::is_empty("/tmp/tk-mnt-sync"));

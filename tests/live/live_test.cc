@@ -18,7 +18,8 @@
 //  - lost events (record-lost.sh): tk reports the loss trace-cmd report / perf report show;
 //  - afterwards: no mount under /tmp/tk-mnt-*, no loop device on the scripts' images,
 //    tracefs events/enable 0 and tracing_on 1 — also when a recording is killed midway.
-// Skips (with the reason) when not root or when a script exits 77.
+// Skips (with the reason) when not root or when a script exits 77; mounts tracefs itself when
+// it is not mounted (tests/support/tracefs.h).
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -37,6 +38,7 @@
 #include "nlohmann/json.hpp"
 #include "tests/live/set_checks.h"
 #include "tests/support/golden.h"
+#include "tests/support/tracefs.h"
 
 namespace tk::testing {
 namespace {
@@ -144,8 +146,8 @@ std::string CannotRecord() {
   if (geteuid() != 0) return "needs root (perf -a, tracefs, loop devices)";
   if (std::system("command -v perf >/dev/null 2>&1") != 0) return "perf not installed";
   if (std::system("command -v trace-cmd >/dev/null 2>&1") != 0) return "trace-cmd not installed";
-  if (!FileExists(std::string(kTracefs) + "/events/enable")) return "no tracefs";
-  return "";
+  // Mounts tracefs when it is not (a fresh machine), unmounted again at exit.
+  return EnsureTracefs();
 }
 
 class LiveRecord : public ::testing::Test {

@@ -210,23 +210,52 @@ TEST(Parser, OutOfOrderCounted) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
 }
 
-TEST(Parser, TruncatedLastStackDropped) {
+// inferno's rule (perl drops it): the cut last stack is passed on, with a note.
+TEST(Parser, TruncatedLastStackKept) {
   Result r = Parse("a 1 [000] 2.000000: cycles:\n\tffff foo ([k])\n\na 1 [000] 3.0: cycles:\n"
                    "\tffff bar ([k])\n");
-  EXPECT_EQ(r.seen.size(), 1u);
-  EXPECT_NE(r.err.find("line 4: the last event's stack is not followed by a blank line"),
+  ASSERT_EQ(r.seen.size(), 2u);
+  EXPECT_EQ(r.seen[1].frames.size(), 1u);
+  EXPECT_NE(r.err.find("line 4: the last event's stack is not followed by a blank line (input "
+                       "cut short?); kept as it is"),
             std::string::npos);
-  // A last event with no stack lines is whole.
+  // A last event with no stack lines is whole, unless the text's stacks end with blank lines:
+  // then it was cut before its stack and is kept as a recorded (empty) stack.
   Result s = Parse("a 1 [000] 2.000000: cycles:\n");
   EXPECT_EQ(s.seen.size(), 1u);
   EXPECT_EQ(s.err, "");
+  Result h = Parse("a 1 [000] 2.000000: cycles:\n\tffff foo ([k])\n\na 1 [000] 3.0: cycles:\n");
+  ASSERT_EQ(h.seen.size(), 2u);
+  EXPECT_NE(h.err.find("line 4: the last event's stack is not followed"), std::string::npos);
 }
 
 TEST(Parser, FirstLineOffsetsMessages) {
   PerfScriptOptions ps;
   ps.first_line = 1001;
-  Result r = Parse("stray\n", 0, EventMask::All(), ps);
+  Result r = Parse("stray\na 1 [000] 2.000000: cycles:\n", 0, EventMask::All(), ps);
   EXPECT_EQ(r.err, "tk: t.txt: line 1001: line outside an event: \"stray\"\n");
+}
+
+// Text in which no line is an event is refused in one line (no per-line reports): not a trace,
+// or already folded stacks. Stray lines before the first event are reported once one is seen.
+TEST(Parser, NoEventLineIsUnknownFormat) {
+  Result r = Parse("22 1 8:1 / / rw - ext4 /dev/sda1 rw\nmore\n");
+  EXPECT_FALSE(r.status.ok());
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(std::string(r.status.message()),
+            "t.txt: line 1: unknown input format: no line is a perf script event (not perf.data, "
+            "trace.dat, perf script or ftrace text); first line \"22 1 8:1 / / rw - ext4 "
+            "/dev/sda1 rw\"");
+  Result f = Parse("main;foo;bar 12\nmain;foo 3\n");
+  EXPECT_NE(std::string(f.status.message()).find("line 1: already folded stacks"),
+            std::string::npos);
+  Result late = Parse("x\ny\na 1 [000] 2.000000: cycles:\n");
+  EXPECT_TRUE(late.status.ok());
+  EXPECT_EQ(late.err,
+            "tk: t.txt: line 1: line outside an event: \"x\"\n"
+            "tk: t.txt: 2 malformed lines skipped (first at line 1)\n");
+  Result comments = Parse("# perf script --header of an empty recording\n");
+  EXPECT_TRUE(comments.status.ok());
 }
 
 TEST(Parser, MaskWithoutStacksSkipsFrames) {

@@ -21,8 +21,7 @@
 //    from COMM records) and pid (tgid: only the -tgid trace file and perf have it).
 // Within a family (tracefs: ftrace text ×3, report, report -R, trace.dat v7, v6; perf:
 // perf.data, perf script) the events must be identical multisets (no loss is reported in
-// these files). A reader that still says "not supported yet" is skipped, and the test prints
-// which formats were compared.
+// these files). Every format must be read; the test prints what was compared.
 #include <algorithm>
 #include <iostream>
 #include <map>
@@ -47,7 +46,6 @@ struct Ev {
 };
 
 struct Loaded {
-  bool unsupported = false;
   std::vector<Ev> events;
 };
 
@@ -61,8 +59,7 @@ Loaded Load(const std::string& rel, bool strip_preempt, bool round) {
   Loaded l;
   testing::RunResult r = RunTk({"script", "--json", SourcePath(rel)});
   if (r.exit_code != 0) {
-    l.unsupported = r.err.find("not supported yet") != std::string::npos;
-    if (!l.unsupported) ADD_FAILURE() << rel << ": " << r.err;
+    ADD_FAILURE() << rel << ": " << r.err;
     return l;
   }
   std::istringstream in(r.out);
@@ -168,22 +165,17 @@ class Equivalence : public ::testing::TestWithParam<Set> {};
 TEST_P(Equivalence, SameTypedEventsInEveryFormat) {
   const Set s = GetParam();
   std::string base = std::string("testdata/recorded/") + s.dir + "/" + s.name;
-  if (!tk::testing::FileExists(SourcePath(base + ".ftrace.txt"))) GTEST_SKIP() << "no fixture";
+  ASSERT_TRUE(tk::testing::FileExists(SourcePath(base + ".ftrace.txt"))) << "fixture missing";
   std::string summary;
 
   // tracefs family against the kernel's own trace file.
   Loaded ref = Load(base + ".ftrace.txt", false, true);
   Loaded ref_plain = Load(base + ".ftrace.txt", true, true);
-  ASSERT_FALSE(ref.unsupported);
   ASSERT_GT(ref.events.size(), 1000u);
   for (const char* suffix : {".ftrace-noirq.txt", ".ftrace-tgid.txt", ".report.txt",
                              ".report-raw.txt", ".trace.dat", ".v6.trace.dat"}) {
     bool plugin = std::string(suffix) == ".report.txt";
     Loaded other = Load(base + suffix, plugin, true);
-    if (other.unsupported) {
-      summary += std::string("  ") + suffix + ": skipped (reader not supported yet)\n";
-      continue;
-    }
     std::string ex;
     size_t n = Diff(plugin ? ref_plain.events : ref.events, other.events, &ex);
     EXPECT_EQ(n, 0u) << suffix << " differs from .ftrace.txt:\n" << ex;
@@ -194,11 +186,8 @@ TEST_P(Equivalence, SameTypedEventsInEveryFormat) {
 
   // perf family.
   Loaded pscript = Load(base + ".perf-script.txt", false, false);
-  ASSERT_FALSE(pscript.unsupported);
   Loaded pdata = Load(base + ".perf.data", false, false);
-  if (pdata.unsupported) {
-    summary += "  .perf.data: skipped (reader not supported yet)\n";
-  } else {
+  {
     std::string ex;
     size_t n = Diff(pscript.events, pdata.events, &ex);
     EXPECT_EQ(n, 0u) << ".perf.data differs from .perf-script.txt:\n" << ex;

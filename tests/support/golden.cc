@@ -18,9 +18,16 @@ namespace tk::testing {
 
 std::string SourcePath(const std::string& rel) { return std::string(TK_SOURCE_DIR) + "/" + rel; }
 
+bool InCi() {
+  const char* ci = std::getenv("CI");
+  return ci && std::string(ci) == "true";
+}
+
 std::optional<std::string> SharedDir() {
-  std::string p = std::string(TK_SOURCE_DIR) + "/../shared";
+  const char* env = std::getenv("TK_SHARED_DIR");  // a worktree elsewhere than the repository
+  std::string p = env && *env ? std::string(env) : std::string(TK_SOURCE_DIR) + "/../shared";
   if (std::filesystem::is_directory(p)) return std::filesystem::canonical(p).string();
+  if (InCi()) ADD_FAILURE() << p << " is absent and CI=true: the peer corpora are required";
   return std::nullopt;
 }
 
@@ -96,7 +103,24 @@ std::string UnifiedDiff(const std::string& expected, const std::string& actual,
   return absl::StrJoin(lines, "\n");
 }
 
+bool IsReferenceOutput(const std::string& rel) {
+  std::string name = std::filesystem::path(rel).filename().string();
+  std::string dir = std::filesystem::path(rel).parent_path().string();
+  return rel.find("reference/") != std::string::npos ||          // any reference/ folder
+         rel.rfind("testdata/recorded/", 0) == 0 ||              // recordings and their anchors
+         (dir == "testdata/sched" && name.rfind("perf.", 0) == 0) ||     // perf sched
+         (dir == "testdata/perf_data" && (name.ends_with(".script") ||   // perf script
+                                          name.ends_with(".folded"))) ||  // | stackcollapse
+         (dir == "testdata/trace_dat" && name.ends_with(".report.txt"));  // trace-cmd report
+}
+
 bool ExpectGolden(const std::string& actual, const std::string& rel) {
+  if (IsReferenceOutput(rel)) {
+    // Made by perl, perf or trace-cmd: tk must never write it, bless or not.
+    ADD_FAILURE() << rel << " is a reference output (made by the reference tool), not a golden: "
+                  << "compare with its contents (ReadFile)";
+    return false;
+  }
   std::string path = SourcePath(rel);
   const char* bless = std::getenv("TK_BLESS");
   if (bless && std::string(bless) == "1") {

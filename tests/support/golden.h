@@ -14,8 +14,13 @@ namespace tk::testing {
 
 // Absolute path of a file in the source tree ("testdata/fold/x.txt").
 std::string SourcePath(const std::string& rel);
-// ../shared next to the repository, or nullopt when absent (tests then GTEST_SKIP).
+// ../shared next to the repository (or $TK_SHARED_DIR), or nullopt when absent: tests then
+// GTEST_SKIP, except
+// under CI=true, where an absent ../shared is a test failure (added here), never a skip.
 std::optional<std::string> SharedDir();
+
+// Under CI=true (scripts/test.sh, .ci/run) nothing a test needs may be missing.
+bool InCi();
 
 std::string ReadFile(const std::string& path);
 bool FileExists(const std::string& path);
@@ -30,8 +35,14 @@ RunResult RunTk(const std::vector<std::string>& args, const std::string& stdin_p
 
 // Compares `actual` with the golden file `rel` (relative to the source dir). TK_BLESS=1
 // rewrites it. Returns true when equal (or blessed); on mismatch adds a gtest failure with a
-// unified diff.
+// unified diff. A reference output (IsReferenceOutput) is refused: it is a failure to pass one.
 bool ExpectGolden(const std::string& actual, const std::string& rel);
+
+// Outputs made by the reference tools (perl, perf, trace-cmd), kept apart from tk's goldens:
+// anything under a reference/ folder or testdata/recorded/, and by name testdata/sched/perf.*,
+// testdata/perf_data/*.script and *.folded, testdata/trace_dat/*.report.txt (each folder's
+// README says which tool made them). TK_BLESS=1 never writes them.
+bool IsReferenceOutput(const std::string& rel);
 
 // A unified diff of two texts (for failure messages), at most `max_lines` lines.
 std::string UnifiedDiff(const std::string& expected, const std::string& actual,

@@ -222,25 +222,26 @@ TEST(TraceDat, MatchesLiveTraceCmdReport) {
   }
 }
 
-// The shared recordings of testdata/recorded/ (another helper's fixtures: skipped when
-// absent): v7 == v6, and the same events as the `trace-cmd report -R` saved with them.
+// The committed recordings of testdata/recorded/: v7 == v6, and the same events as the
+// `trace-cmd report -R` saved with them. A missing fixture fails.
 TEST(TraceDat, SharedRecordedFixtures) {
   int found = 0;
   for (const char* base : {"testdata/recorded/sched/sched", "testdata/recorded/iolat/writesync"}) {
     std::string v7 = SourcePath(std::string(base) + ".trace.dat");
     std::string v6 = SourcePath(std::string(base) + ".v6.trace.dat");
     std::string raw = SourcePath(std::string(base) + ".report-raw.txt");
-    if (!tk::testing::FileExists(v7) || !tk::testing::FileExists(raw)) continue;
+    ASSERT_TRUE(tk::testing::FileExists(v7)) << v7;
+    ASSERT_TRUE(tk::testing::FileExists(raw)) << raw;
+    ASSERT_TRUE(tk::testing::FileExists(v6)) << v6;
     ++found;
     SCOPED_TRACE(base);
     ExpectMatchesReport(base, ReadFile(raw), ReadFile(v7));
-    if (tk::testing::FileExists(v6)) {
-      EXPECT_EQ(ParseDat(ReadFile(v6))->sink.out, ParseDat(ReadFile(v7))->sink.out);
-    }
+    EXPECT_EQ(ParseDat(ReadFile(v6))->sink.out, ParseDat(ReadFile(v7))->sink.out);
     // The kernel's own text of the same buffer (`cat trace`): prev_state letters as the
     // kernel printed them, switch by switch.
     std::string ftrace = SourcePath(std::string(base) + ".ftrace.txt");
-    if (tk::testing::FileExists(ftrace)) {
+    ASSERT_TRUE(tk::testing::FileExists(ftrace)) << ftrace;
+    {
       std::vector<std::string> kernel, mine;
       std::istringstream in(ReadFile(ftrace));
       for (std::string l; std::getline(in, l);) {
@@ -256,7 +257,7 @@ TEST(TraceDat, SharedRecordedFixtures) {
       EXPECT_EQ(mine, kernel);
     }
   }
-  if (!found) GTEST_SKIP() << "no testdata/recorded trace.dat fixtures";
+  EXPECT_EQ(found, 2);
 }
 
 TEST(TraceDat, OverrunBecomesLostEvents) {
