@@ -49,6 +49,21 @@ absl::Status ParseFilter(const std::string& pids, const std::string& tids,
   return absl::OkStatus();
 }
 
+RunningStats RunningStats::Merge(const RunningStats& a, const RunningStats& b) {
+  if (a.n_ == 0) return b;
+  if (b.n_ == 0) return a;
+  RunningStats m;
+  m.n_ = a.n_ + b.n_;
+  m.total_ = a.total_ + b.total_;
+  m.min_ = std::min(a.min_, b.min_);
+  m.max_ = std::max(a.max_, b.max_);
+  const double na = static_cast<double>(a.n_), nb = static_cast<double>(b.n_);
+  const double delta = b.mean_ - a.mean_;
+  m.mean_ = a.mean_ + delta * nb / (na + nb);
+  m.m2_ = a.m2_ + b.m2_ + delta * delta * na * nb / (na + nb);
+  return m;
+}
+
 double RunningStats::Stdev() const {
   if (n_ < 2) return 0;
   return std::sqrt(m2_ / static_cast<double>(n_ - 1));

@@ -62,6 +62,8 @@ class RunningStats {
   uint64_t min() const { return n_ ? min_ : 0; }
   uint64_t max() const { return max_; }
   double mean() const { return mean_; }
+  // The statistics of both series together (Chan et al.'s pairwise update of mean and M2).
+  static RunningStats Merge(const RunningStats& a, const RunningStats& b);
   // Sample standard deviation (n−1); 0 when n < 2.
   double Stdev() const;
   // perf's stddev_stats / avg_stats in percent: the relative standard error of the mean.
