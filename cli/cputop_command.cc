@@ -42,11 +42,7 @@ int RunCputop(int argc, char** argv) {
     using By = cputop::CpudistOptions::By;
     ho.by = per_pid ? By::kProcess : per_tid ? By::kThread : By::kAll;
     cputop::CpudistAnalysis a(ho);
-    if (int rc = RunPipeline(hf.path, ParseOptions(), a); rc != kExitOk) return rc;
-    if (a.switches() == 0) return Fail(std::string(hf.path) + ": " + cputop::kCputopNeeds, kExitData);
-    if (hf.json) a.WriteJson(std::cout);
-    else a.WriteText(std::cout);
-    return FinishOutput(std::cout);
+    return RunReport(hf, a, cputop::kCputopNeeds);
   }
   cputop::CputopOptions o;
   if (absl::Status st = f.Parse(&o.filter); !st.ok())
@@ -54,12 +50,7 @@ int RunCputop(int argc, char** argv) {
   o.top = f.top;
   o.idle = idle;
   cputop::CputopAnalysis a(o);
-  if (int rc = RunPipeline(f.path, ParseOptions(), a); rc != kExitOk) return rc;
-  if (a.switches() == 0) return Fail(std::string(f.path) + ": " + cputop::kCputopNeeds, kExitData);
-  cputop::CputopReport r = a.Report();
-  if (f.json) cputop::WriteCputopJson(r, std::cout);
-  else cputop::WriteCputopText(r, std::cout);
-  return FinishOutput(std::cout);
+  return RunReport(f, a, cputop::kCputopNeeds);
 }
 
 }  // namespace tk::cli

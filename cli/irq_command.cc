@@ -46,11 +46,7 @@ int Run(IrqFlags& f, irq::IrqOptions::Mode mode) {
   o.soft = !f.hard_only;
   if (o.freq_resolution < 1) return Fail("irq: --freq-resolution must be at least 1", kExitUsage);
   irq::IrqAnalysis a(o, std::cout);
-  if (int rc = RunPipeline(f.report.path, ParseOptions(), a); rc != kExitOk) return rc;
-  if (a.events() == 0) return Fail(f.report.path + ": " + irq::kIrqNeeds, kExitData);
-  if (f.report.json) a.WriteJson(std::cout);
-  else a.WriteText(std::cout);
-  return FinishOutput(std::cout);
+  return RunReport(f.report, a, irq::kIrqNeeds);
 }
 
 }  // namespace

@@ -31,11 +31,7 @@ int RunMemtop(int argc, char** argv) {
   o.top = f.top;
   o.perf_kmem = !compat.empty();
   memtop::MemtopAnalysis a(o);
-  if (int rc = RunPipeline(f.path, ParseOptions(), a); rc != kExitOk) return rc;
-  if (a.events() == 0) return Fail(f.path + ": " + memtop::kMemtopNeeds, kExitData);
-  if (f.json) a.WriteJson(std::cout);
-  else a.WriteText(std::cout);
-  return FinishOutput(std::cout);
+  return RunReport(f, a, memtop::kMemtopNeeds);
 }
 
 }  // namespace tk::cli

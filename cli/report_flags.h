@@ -4,9 +4,11 @@
 #ifndef TK_CLI_REPORT_FLAGS_H_
 #define TK_CLI_REPORT_FLAGS_H_
 
+#include <iostream>
 #include <string>
 
 #include "CLI/CLI.hpp"
+#include "cli/common.h"
 #include "analyses/lttng/common.h"
 
 namespace tk::cli {
@@ -35,6 +37,17 @@ inline void AddReportFlags(CLI::App* app, ReportFlags* f, bool with_top) {
                   "Time window START,END in trace seconds, as perf (either may be empty)");
   if (with_top) app->add_option("--top", f->top, "Rows per table (0 = all)")->capture_default_str();
   app->add_flag("--json", f->json, "JSON instead of text");
+}
+
+// Runs `a` over flags.path; when it saw none of its events (a.events() == 0) prints `needs`
+// (what to record) and returns 1; else writes its JSON or text report to stdout.
+template <typename Analysis>
+int RunReport(const ReportFlags& flags, Analysis& a, const char* needs) {
+  if (int rc = RunPipeline(flags.path, ParseOptions(), a); rc != kExitOk) return rc;
+  if (a.events() == 0) return Fail(flags.path + ": " + needs, kExitData);
+  if (flags.json) a.WriteJson(std::cout);
+  else a.WriteText(std::cout);
+  return FinishOutput(std::cout);
 }
 
 }  // namespace tk::cli

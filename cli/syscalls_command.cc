@@ -50,11 +50,7 @@ int RunSyscalls(int argc, char** argv) {
   }
   o.top = f.top;
   syscalls::SyscallsAnalysis a(o);
-  if (int rc = RunPipeline(f.path, ParseOptions(), a); rc != kExitOk) return rc;
-  if (a.events() == 0) return Fail(f.path + ": " + syscalls::kSyscallsNeeds, kExitData);
-  if (f.json) a.WriteJson(std::cout);
-  else a.WriteText(std::cout);
-  return FinishOutput(std::cout);
+  return RunReport(f, a, syscalls::kSyscallsNeeds);
 }
 
 }  // namespace tk::cli

@@ -36,7 +36,7 @@ class CpudistAnalysis final : public EventSink {
   absl::Status OnEvent(const Event& e) override;
   void WriteText(std::ostream& out) const;
   void WriteJson(std::ostream& out) const;
-  uint64_t switches() const { return switches_; }
+  uint64_t events() const { return switches_; }
 
  private:
   struct Thread {

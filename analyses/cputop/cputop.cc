@@ -38,6 +38,7 @@ absl::Status CputopAnalysis::OnEvent(const Event& e) {
 }
 
 void CputopAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
+  ++seen_;
   if (!sched::ValidCpu(e.cpu)) return;
   const lttng::ReportFilter& f = opts_.filter;
   if (static_cast<size_t>(e.cpu) >= cpus_.size()) cpus_.resize(e.cpu + 1);

@@ -73,7 +73,9 @@ class CputopAnalysis final : public EventSink {
   EventMask wants() const override;
   absl::Status OnEvent(const Event& e) override;
   CputopReport Report() const;
-  uint64_t switches() const { return switches_; }
+  uint64_t events() const { return seen_; }  // every sched_switch, filtered or not
+  void WriteText(std::ostream& out) const;
+  void WriteJson(std::ostream& out) const;
 
  private:
   struct Task {
@@ -95,7 +97,7 @@ class CputopAnalysis final : public EventSink {
   absl::flat_hash_map<int32_t, Task> tasks_;
   std::vector<Cpu> cpus_;
   int64_t first_ts_ = -1, last_ts_ = -1;
-  uint64_t switches_ = 0;
+  uint64_t switches_ = 0, seen_ = 0;
 };
 
 void WriteCputopText(const CputopReport& r, std::ostream& out);

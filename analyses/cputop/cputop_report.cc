@@ -62,6 +62,9 @@ void WriteCputopText(const CputopReport& r, std::ostream& out) {
   out << s;
 }
 
+void CputopAnalysis::WriteText(std::ostream& out) const { WriteCputopText(Report(), out); }
+void CputopAnalysis::WriteJson(std::ostream& out) const { WriteCputopJson(Report(), out); }
+
 void WriteCputopJson(const CputopReport& r, std::ostream& out) {
   lttng::Json j;
   j["time_range"] = {{"begin_ns", r.begin_ns}, {"end_ns", r.end_ns}};

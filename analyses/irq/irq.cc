@@ -17,16 +17,11 @@ bool In(const std::vector<int32_t>& v, int32_t x) {
 }  // namespace
 
 bool IrqAnalysis::Wanted(const Event& e) const {
-  const lttng::ReportFilter& f = opts_.filter;
-  return e.ts_ns >= 0 && f.InTime(e.ts_ns) && f.CpuOk(e.cpu) &&
-         (!f.HasTaskFilter() || f.TaskOk(e.pid, e.tid, e.comm));
+  return opts_.filter.Accepts(e);
 }
 
 absl::Status IrqAnalysis::OnEvent(const Event& e) {
-  if (e.ts_ns >= 0) {
-    if (first_ts_ < 0) first_ts_ = e.ts_ns;
-    last_ts_ = std::max(last_ts_, e.ts_ns);
-  }
+  range_.Add(e.ts_ns);
   if (const auto* q = std::get_if<Irq>(&e.body)) {
     ++events_;
     if (opts_.hard) OnIrq(e, *q);

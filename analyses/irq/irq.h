@@ -110,7 +110,7 @@ class IrqAnalysis final : public EventSink {
   std::map<std::string, lttng::Log2Hist> by_name_;
   std::vector<std::string> entry_names_;
   uint64_t events_ = 0, unpaired_ = 0;
-  int64_t first_ts_ = -1, last_ts_ = -1;
+  lttng::SeenRange range_;
   std::string buf_;
 };
 

@@ -102,8 +102,7 @@ void IrqAnalysis::WriteText(std::ostream& out) const {
     case IrqOptions::Mode::kStats:
       break;
   }
-  AppendF(&s, "Timerange: [%s, %s]\n", sched::UsecTimestamp(std::max<int64_t>(first_ts_, 0)).c_str(),
-          sched::UsecTimestamp(std::max<int64_t>(last_ts_, 0)).c_str());
+  s += range_.Text();
   const std::string rule(90, '-');
   AppendF(&s, "%-28s %s\n", "Hard IRQ", "Duration (us)");
   AppendF(&s, kHeader, "", "count", "min", "avg", "max", "stdev");
@@ -134,7 +133,7 @@ void IrqAnalysis::WriteText(std::ostream& out) const {
 void IrqAnalysis::WriteJson(std::ostream& out) const {
   lttng::Json j;
   if (opts_.mode == IrqOptions::Mode::kLog) return;
-  j["time_range"] = {{"begin_ns", std::max<int64_t>(first_ts_, 0)}, {"end_ns", std::max<int64_t>(last_ts_, 0)}};
+  j["time_range"] = range_.ToJson();
   if (opts_.mode == IrqOptions::Mode::kHist) {
     lttng::Json h = lttng::Json::array(), so = lttng::Json::array();
     for (const auto& [name, hist] : by_name_)

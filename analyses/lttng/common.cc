@@ -123,6 +123,17 @@ Json LinearFreq::ToJson() const {
   return a;
 }
 
+std::string SeenRange::Text() const {
+  std::string s;
+  sched::AppendF(&s, "Timerange: [%s, %s]\n", sched::UsecTimestamp(std::max<int64_t>(first, 0)).c_str(),
+                 sched::UsecTimestamp(std::max<int64_t>(last, 0)).c_str());
+  return s;
+}
+
+Json SeenRange::ToJson() const {
+  return Json{{"begin_ns", std::max<int64_t>(first, 0)}, {"end_ns", std::max<int64_t>(last, 0)}};
+}
+
 std::string Us(uint64_t ns) { return Us(static_cast<double>(ns)); }
 std::string Us(double ns) {
   std::string s;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "core/event.h"
 #include "nlohmann/json.hpp"
 
 namespace tk::lttng {
@@ -38,6 +39,32 @@ struct ReportFilter {
   // `pid` may be -1 (unknown): then the tid stands for it.
   bool TaskOk(int32_t pid, int32_t tid, std::string_view comm) const;
   bool HasTaskFilter() const { return !pids.empty() || !tids.empty() || !comms.empty(); }
+  // A timed event inside --time, on a wanted CPU, of a wanted task (the event's thread).
+  bool Accepts(const Event& e) const {
+    return e.ts_ns >= 0 && InTime(e.ts_ns) && CpuOk(e.cpu) && TaskOk(e.pid, e.tid, e.comm);
+  }
+};
+
+// The first and last timestamps a report saw: "Timerange: [987.251026, 987.610734]".
+struct SeenRange {
+  int64_t first = -1, last = -1;
+  void Add(int64_t ts) {
+    if (ts < 0) return;
+    if (first < 0) first = ts;
+    if (ts > last) last = ts;
+  }
+  std::string Text() const;  // the "Timerange: [...]\n" line
+  Json ToJson() const;       // {"begin_ns", "end_ns"}
+};
+
+// The process and latest comm of a thread, learned from its events.
+struct TaskName {
+  int32_t pid = -1;
+  std::string comm;
+  void Learn(const Event& e) {
+    if (e.pid >= 0) pid = e.pid;
+    if (!e.comm.empty() && comm != e.comm) comm.assign(e.comm);
+  }
 };
 
 // Parses the string forms of the options into `f` ("1,2-4" lists, "a,b" comms, perf's

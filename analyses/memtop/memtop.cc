@@ -27,14 +27,10 @@ absl::Status MemtopAnalysis::OnEvent(const Event& e) {
   const auto* p = std::get_if<PageEvent>(&e.body);
   if (!p) return absl::OkStatus();
   ++events_;
-  const lttng::ReportFilter& f = opts_.filter;
-  if (e.ts_ns < 0 || !f.InTime(e.ts_ns) || !f.CpuOk(e.cpu) || !f.TaskOk(e.pid, e.tid, e.comm))
-    return absl::OkStatus();
-  if (first_ts_ < 0) first_ts_ = e.ts_ns;
-  last_ts_ = std::max(last_ts_, e.ts_ns);
+  if (!opts_.filter.Accepts(e)) return absl::OkStatus();
+  range_.Add(e.ts_ns);
   Task& t = tasks_[e.tid];
-  if (e.pid >= 0) t.pid = e.pid;
-  if (!e.comm.empty() && t.comm != e.comm) t.comm.assign(e.comm);
+  t.Learn(e);
   if (p->op == PageEvent::Op::kAlloc) {
     if (p->failed) {
       ++t.failed;
@@ -110,9 +106,7 @@ void MemtopAnalysis::WritePerfKmem(std::ostream& out) const {
 
 void MemtopAnalysis::WriteText(std::ostream& out) const {
   if (opts_.perf_kmem) return WritePerfKmem(out);
-  std::string s;
-  AppendF(&s, "Timerange: [%s, %s]\n", sched::UsecTimestamp(std::max<int64_t>(first_ts_, 0)).c_str(),
-          sched::UsecTimestamp(std::max<int64_t>(last_ts_, 0)).c_str());
+  std::string s = range_.Text();
   std::vector<std::pair<int32_t, const Task*>> v;
   uint64_t allocs = 0, apages = 0, frees = 0, fpages = 0, failed = 0;
   for (const auto& [tid, t] : tasks_) {
@@ -151,7 +145,7 @@ void MemtopAnalysis::WriteText(std::ostream& out) const {
 
 void MemtopAnalysis::WriteJson(std::ostream& out) const {
   lttng::Json j;
-  j["time_range"] = {{"begin_ns", std::max<int64_t>(first_ts_, 0)}, {"end_ns", std::max<int64_t>(last_ts_, 0)}};
+  j["time_range"] = range_.ToJson();
   j["page_size"] = kPageSize;
   lttng::Json tasks = lttng::Json::array();
   std::vector<int32_t> tids;

@@ -52,9 +52,7 @@ class MemtopAnalysis final : public EventSink {
   void WritePerfKmem(std::ostream& out) const;
 
  private:
-  struct Task {
-    int32_t pid = -1;
-    std::string comm;
+  struct Task : lttng::TaskName {
     uint64_t allocs = 0, alloc_pages = 0, frees = 0, free_pages = 0, failed = 0;
   };
   void PerfKmem(const PageEvent& p);
@@ -64,7 +62,7 @@ class MemtopAnalysis final : public EventSink {
   absl::flat_hash_map<uint64_t, uint32_t> live_;  // perf kmem's live pages: page → allocs
   PageSummary sum_;
   uint64_t events_ = 0;
-  int64_t first_ts_ = -1, last_ts_ = -1;
+  lttng::SeenRange range_;
 };
 
 inline constexpr const char* kMemtopNeeds =

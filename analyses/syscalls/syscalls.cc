@@ -24,14 +24,10 @@ absl::Status SyscallsAnalysis::OnEvent(const Event& e) {
   const auto* c = std::get_if<Syscall>(&e.body);
   if (!c) return absl::OkStatus();
   ++events_;
-  const lttng::ReportFilter& f = opts_.filter;
-  if (e.ts_ns < 0 || !f.InTime(e.ts_ns) || !f.CpuOk(e.cpu) || !f.TaskOk(e.pid, e.tid, e.comm))
-    return absl::OkStatus();
-  if (first_ts_ < 0) first_ts_ = e.ts_ns;
-  last_ts_ = std::max(last_ts_, e.ts_ns);
+  if (!opts_.filter.Accepts(e)) return absl::OkStatus();
+  range_.Add(e.ts_ns);
   Thread& t = threads_[e.tid];
-  if (e.pid >= 0) t.pid = e.pid;
-  if (!e.comm.empty() && t.comm != e.comm) t.comm.assign(e.comm);
+  t.Learn(e);
   if (c->exit && c->id < 0 && c->name.empty()) {
     ++unnumbered_exits_;
     return absl::OkStatus();

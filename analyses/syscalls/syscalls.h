@@ -59,9 +59,7 @@ class SyscallsAnalysis final : public EventSink {
   void WriteJson(std::ostream& out) const;
 
  private:
-  struct Thread {
-    int32_t pid = -1;
-    std::string comm;
+  struct Thread : lttng::TaskName {
     // std::less<> lets a string_view find a std::string key without a copy.
     std::map<std::string, CallStats, std::less<>> calls;
     bool open = false;
@@ -79,7 +77,7 @@ class SyscallsAnalysis final : public EventSink {
   absl::flat_hash_map<int32_t, Thread> threads_;
   std::string name_buf_;
   uint64_t events_ = 0, unnumbered_exits_ = 0;
-  int64_t first_ts_ = -1, last_ts_ = -1;
+  lttng::SeenRange range_;
 };
 
 inline constexpr const char* kSyscallsNeeds =

@@ -95,8 +95,7 @@ void SyscallsAnalysis::WriteText(std::ostream& out) const {
     out << s;
     return;
   }
-  AppendF(&s, "Timerange: [%s, %s]\n", sched::UsecTimestamp(std::max<int64_t>(first_ts_, 0)).c_str(),
-          sched::UsecTimestamp(std::max<int64_t>(last_ts_, 0)).c_str());
+  s += range_.Text();
   s += "Per-TID syscalls statistics (usec)\n";
   const std::string rule(opts_.errno_names ? 130 : 104, '-');
   std::vector<std::pair<int32_t, const Thread*>> threads = SortedThreads();
@@ -147,7 +146,7 @@ void SyscallsAnalysis::WriteText(std::ostream& out) const {
 
 void SyscallsAnalysis::WriteJson(std::ostream& out) const {
   lttng::Json j;
-  j["time_range"] = {{"begin_ns", std::max<int64_t>(first_ts_, 0)}, {"end_ns", std::max<int64_t>(last_ts_, 0)}};
+  j["time_range"] = range_.ToJson();
   j["arch"] = table_.arch();
   if (opts_.summary) {
     std::vector<const std::map<std::string, CallStats, std::less<>>*> all;
