@@ -25,7 +25,9 @@ std::string Input(const char* env, const char* name, const char* fixture) {
 }
 
 std::string Dat() { return Input("TK_LTTNG_BENCH_DAT", "lttng.trace.dat", "lttng.trace.dat"); }
-std::string Trace() { return Input("TK_LTTNG_BENCH_TRACE", "trace-big.perf.data", "trace.perf.data"); }
+std::string Trace() {
+  return Input("TK_LTTNG_BENCH_TRACE", "trace-big.perf.data", "trace.perf.data");
+}
 
 void Tk(benchmark::State& state, const std::string& args, const std::string& file) {
   if (!tk::bench::RequireInput(state, file)) return;

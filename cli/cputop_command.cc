@@ -36,7 +36,8 @@ int RunCputop(int argc, char** argv) {
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
 
   if (hist->parsed()) {
-    if (per_pid && per_tid) return Fail("cputop hist: -P and -L are mutually exclusive", kExitUsage);
+    if (per_pid && per_tid)
+      return Fail("cputop hist: -P and -L are mutually exclusive", kExitUsage);
     if (absl::Status st = hf.Parse(&ho.filter); !st.ok())
       return Fail("cputop hist: " + std::string(SV(st.message())), kExitUsage);
     using By = cputop::CpudistOptions::By;

@@ -41,7 +41,8 @@ int Run(IrqFlags& f, irq::IrqOptions::Mode mode) {
     if (!v.ok()) return Fail("irq: " + std::string(SV(v.status().message())), kExitUsage);
     *out = *v;
   }
-  if (f.hard_only && f.soft_only) return Fail("irq: --hard-only and --soft-only exclude each other", kExitUsage);
+  if (f.hard_only && f.soft_only)
+    return Fail("irq: --hard-only and --soft-only exclude each other", kExitUsage);
   o.hard = !f.soft_only;
   o.soft = !f.hard_only;
   if (o.freq_resolution < 1) return Fail("irq: --freq-resolution must be at least 1", kExitUsage);
@@ -61,8 +62,9 @@ int RunIrq(int argc, char** argv) {
   IrqFlags stats, hist, freq, log;
   AddIrqFlags(&app, &stats);
   CLI::App* h = app.add_subcommand(
-      "hist", "log2 histograms: per handler name, handled exits only (bcc hardirqs -d); per "
-              "softirq vector (bcc softirqs -d)");
+      "hist",
+      "log2 histograms: per handler name, handled exits only (bcc hardirqs -d); per "
+      "softirq vector (bcc softirqs -d)");
   AddIrqFlags(h, &hist);
   CLI::App* fr = app.add_subcommand(
       "freq", "linear frequency tables of handler durations per IRQ and vector (lttng-irqfreq)");
@@ -70,8 +72,9 @@ int RunIrq(int argc, char** argv) {
   fr->add_option("--freq-resolution", freq.opts.freq_resolution, "Buckets per table")
       ->capture_default_str();
   CLI::App* lg = app.add_subcommand(
-      "log", "one row per interrupt as it ends: [begin, end] duration CPU type number name "
-             "(raised at) (lttng-irqlog); --json: JSON Lines");
+      "log",
+      "one row per interrupt as it ends: [begin, end] duration CPU type number name "
+      "(raised at) (lttng-irqlog); --json: JSON Lines");
   AddIrqFlags(lg, &log);
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
   using Mode = irq::IrqOptions::Mode;

@@ -14,7 +14,8 @@ int RunMemtop(int argc, char** argv) {
   CLI::App app(
       "tk memtop: pages (2^order each) and KiB allocated and freed per thread, top N both "
       "ways, totals (lttng-memtop); failed allocations apart. Needs kmem:mm_page_alloc, "
-      "mm_page_free, mm_page_free_batched (perf kmem --page record, perf record -e 'kmem:mm_page_*').",
+      "mm_page_free, mm_page_free_batched (perf kmem --page record, perf record -e "
+      "'kmem:mm_page_*').",
       "tk memtop");
   ReportFlags f;
   memtop::MemtopOptions o;

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "CLI/CLI.hpp"
-#include "cli/common.h"
 #include "analyses/lttng/common.h"
+#include "cli/common.h"
 
 namespace tk::cli {
 
@@ -45,8 +45,10 @@ template <typename Analysis>
 int RunReport(const ReportFlags& flags, Analysis& a, const char* needs) {
   if (int rc = RunPipeline(flags.path, ParseOptions(), a); rc != kExitOk) return rc;
   if (a.events() == 0) return Fail(flags.path + ": " + needs, kExitData);
-  if (flags.json) a.WriteJson(std::cout);
-  else a.WriteText(std::cout);
+  if (flags.json)
+    a.WriteJson(std::cout);
+  else
+    a.WriteText(std::cout);
   return FinishOutput(std::cout);
 }
 

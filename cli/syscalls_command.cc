@@ -25,9 +25,11 @@ int RunSyscalls(int argc, char** argv) {
   AddReportFlags(&app, &f, true);
   app.add_option("--min", o.min_us, "Only calls lasting at least this many µs");
   app.add_option("--max", o.max_us, "Only calls lasting at most this many µs");
-  app.add_flag("--errno", o.errno_names, "Return values by errno name ({'success': n, 'ENOENT': m})");
-  app.add_flag("--summary", o.summary,
-               "One table over all threads: SYSCALL COUNT TIME (us) by total time (bcc syscount -L)");
+  app.add_flag("--errno", o.errno_names,
+               "Return values by errno name ({'success': n, 'ENOENT': m})");
+  app.add_flag(
+      "--summary", o.summary,
+      "One table over all threads: SYSCALL COUNT TIME (us) by total time (bcc syscount -L)");
   app.add_option("--arch", o.arch,
                  "Syscall table (x86_64, i386); default: the recorded machine, x86_64 for text");
   app.add_option("--compat", compat,
@@ -39,9 +41,10 @@ int RunSyscalls(int argc, char** argv) {
   if (absl::Status st = f.Parse(&o.filter); !st.ok())
     return Fail("syscalls: " + std::string(SV(st.message())), kExitUsage);
   if (!compat.empty()) {
-    if (o.filter.HasTaskFilter() || !o.filter.cpus.empty() || o.filter.start_ns || o.filter.end_ns ||
-        o.summary || o.errno_names || o.min_us >= 0 || o.max_us >= 0 || f.json)
-      return Fail("syscalls: --compat perf-trace takes no other option (perf trace -s has none)", kExitUsage);
+    if (o.filter.HasTaskFilter() || !o.filter.cpus.empty() || o.filter.start_ns ||
+        o.filter.end_ns || o.summary || o.errno_names || o.min_us >= 0 || o.max_us >= 0 || f.json)
+      return Fail("syscalls: --compat perf-trace takes no other option (perf trace -s has none)",
+                  kExitUsage);
     syscalls::PerfTraceSummary a(o.arch);
     if (int rc = RunPipeline(f.path, ParseOptions(), a); rc != kExitOk) return rc;
     if (a.syscall_events() == 0) return Fail(f.path + ": " + syscalls::kSyscallsNeeds, kExitData);

@@ -16,14 +16,14 @@ constexpr KernelEvent kEvents[] = {
     {"raw_syscalls:sys_exit", EventKind::kSyscall, 1, {"id", "ret"}},
     {"syscalls:sys_enter_", EventKind::kSyscall, 0, {"__syscall_nr|nr"}, true},
     {"syscalls:sys_exit_", EventKind::kSyscall, 1, {"__syscall_nr|nr", "ret"}, true},
-    {"kmem:mm_page_alloc", EventKind::kPage, U(PageEvent::Op::kAlloc),
+    {"kmem:mm_page_alloc",
+     EventKind::kPage,
+     U(PageEvent::Op::kAlloc),
      {"pfn|page", "order", "gfp_flags", "migratetype"}},
     {"kmem:mm_page_free", EventKind::kPage, U(PageEvent::Op::kFree), {"pfn|page", "order"}},
     {"kmem:mm_page_free_direct", EventKind::kPage, U(PageEvent::Op::kFree), {"page", "order"}},
-    {"kmem:mm_page_free_batched", EventKind::kPage, U(PageEvent::Op::kFreeBatched),
-     {"pfn|page"}},
-    {"kmem:mm_pagevec_free", EventKind::kPage, U(PageEvent::Op::kFreeBatched),
-     {"page", "order"}},
+    {"kmem:mm_page_free_batched", EventKind::kPage, U(PageEvent::Op::kFreeBatched), {"pfn|page"}},
+    {"kmem:mm_pagevec_free", EventKind::kPage, U(PageEvent::Op::kFreeBatched), {"page", "order"}},
 };
 
 std::string_view Bare(std::string_view full) { return full.substr(full.find(':') + 1); }
@@ -50,9 +50,8 @@ std::string_view KernelEventSuffix(const KernelEvent& k, std::string_view name) 
 }
 
 std::string_view SoftirqName(int32_t vec) {
-  static constexpr std::string_view kNames[] = {"HI",      "TIMER",    "NET_TX", "NET_RX",
-                                                "BLOCK",   "IRQ_POLL", "TASKLET", "SCHED",
-                                                "HRTIMER", "RCU"};
+  static constexpr std::string_view kNames[] = {"HI",       "TIMER",   "NET_TX", "NET_RX",  "BLOCK",
+                                                "IRQ_POLL", "TASKLET", "SCHED",  "HRTIMER", "RCU"};
   return vec >= 0 && vec < 10 ? kNames[vec] : std::string_view();
 }
 

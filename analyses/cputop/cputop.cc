@@ -50,8 +50,10 @@ void CputopAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
   if (!skip) {
     if (tprev && f.start_ns > tprev) tprev = f.start_ns;
     if (f.end_ns) {
-      if (!tprev || tprev > f.end_ns) skip = true;
-      else if (t > f.end_ns) t = f.end_ns;
+      if (!tprev || tprev > f.end_ns)
+        skip = true;
+      else if (t > f.end_ns)
+        t = f.end_ns;
     }
   }
   if (!skip && cpu_ok) {

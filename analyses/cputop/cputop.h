@@ -37,16 +37,16 @@ namespace tk::cputop {
 
 struct CputopOptions {
   lttng::ReportFilter filter;
-  int top = 10;        // --top N: rows of the per-TID table (0 = all)
-  bool idle = false;   // --idle: include pid 0 (swapper) in the per-TID table
+  int top = 10;       // --top N: rows of the per-TID table (0 = all)
+  bool idle = false;  // --idle: include pid 0 (swapper) in the per-TID table
 };
 
 struct TaskRow {
   int32_t tid = -1, pid = -1;
   std::string comm;
-  uint64_t run_ns = 0;      // sum of closed slices (= perf sched timehist -s run-time)
+  uint64_t run_ns = 0;             // sum of closed slices (= perf sched timehist -s run-time)
   uint64_t running_at_end_ns = 0;  // the slice open at the end of the window
-  uint64_t slices = 0;      // switch-outs (perf's sched-in count)
+  uint64_t slices = 0;             // switch-outs (perf's sched-in count)
   uint64_t migrations = 0;
   std::vector<int32_t> prios;  // ascending
   double usage_pct = 0;
@@ -59,10 +59,10 @@ struct CpuRow {
 };
 
 struct CputopReport {
-  int64_t begin_ns = 0, end_ns = 0;   // traced range
-  std::vector<TaskRow> tasks;         // by run time descending, then tid
-  size_t total_tasks = 0;             // before --top
-  std::vector<CpuRow> cpus;           // ascending
+  int64_t begin_ns = 0, end_ns = 0;  // traced range
+  std::vector<TaskRow> tasks;        // by run time descending, then tid
+  size_t total_tasks = 0;            // before --top
+  std::vector<CpuRow> cpus;          // ascending
   double total_pct = 0;
   uint64_t switches = 0;
 };

@@ -2,7 +2,8 @@
 // total), with the CPU time itself in a column so it can be checked against perf:
 //
 //   Timerange: [987.350977, 987.962040] (611.063 ms)
-//   Per-TID usage                         CPU ms   usage  process                migrations  priorities
+//   Per-TID usage                         CPU ms   usage  process                migrations
+//   priorities
 //   ##################################################################################################
 //   ████████████████████████████          350.12  57.30 %  busy1 (17711)                  0  [120]
 //
@@ -46,9 +47,9 @@ void WriteCputopText(const CputopReport& r, std::ostream& out) {
   s += rule + "\n";
   for (const TaskRow& t : r.tasks) {
     std::string proc = t.comm + " (" + std::to_string(t.tid) + ")";
-    AppendF(&s, "%s %10.3f %6.2f %%  %-30s %10lu  %s\n",
-            lttng::Bar(t.usage_pct, 100, kBar).c_str(), sched::Ms(t.run_ns), t.usage_pct,
-            proc.c_str(), static_cast<unsigned long>(t.migrations), Prios(t.prios).c_str());
+    AppendF(&s, "%s %10.3f %6.2f %%  %-30s %10lu  %s\n", lttng::Bar(t.usage_pct, 100, kBar).c_str(),
+            sched::Ms(t.run_ns), t.usage_pct, proc.c_str(),
+            static_cast<unsigned long>(t.migrations), Prios(t.prios).c_str());
   }
   if (r.total_tasks > r.tasks.size())
     AppendF(&s, "(%zu more threads; --top 0 shows all)\n", r.total_tasks - r.tasks.size());

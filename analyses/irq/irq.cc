@@ -16,9 +16,7 @@ bool In(const std::vector<int32_t>& v, int32_t x) {
 
 }  // namespace
 
-bool IrqAnalysis::Wanted(const Event& e) const {
-  return opts_.filter.Accepts(e);
-}
+bool IrqAnalysis::Wanted(const Event& e) const { return opts_.filter.Accepts(e); }
 
 absl::Status IrqAnalysis::OnEvent(const Event& e) {
   range_.Add(e.ts_ns);
@@ -118,15 +116,18 @@ void IrqAnalysis::Complete(const Interrupt& i) {
     s.raise_latency.Add(static_cast<uint64_t>(i.begin_ns - i.raise_ns));
   switch (opts_.mode) {
     case IrqOptions::Mode::kHist:
-      if (i.soft) s.hist.Add(ns / 1000);
-      else if (i.ret != 0) by_name_[std::string(i.name)].Add(ns / 1000);
+      if (i.soft)
+        s.hist.Add(ns / 1000);
+      else if (i.ret != 0)
+        by_name_[std::string(i.name)].Add(ns / 1000);
       break;
     case IrqOptions::Mode::kFreq:
       if (!FixedRange()) {
         s.samples.push_back(ns);
       } else {
         if (!s.freq)
-          s.freq = std::make_shared<lttng::LinearFreq>(opts_.min_us, opts_.max_us, opts_.freq_resolution);
+          s.freq = std::make_shared<lttng::LinearFreq>(opts_.min_us, opts_.max_us,
+                                                       opts_.freq_resolution);
         s.freq->Add(us);
       }
       break;

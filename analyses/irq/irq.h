@@ -36,24 +36,24 @@ struct IrqOptions {
   bool hard = true, soft = true;    // --hard-only / --soft-only clear the other
   enum class Mode : uint8_t { kStats, kHist, kFreq, kLog };
   Mode mode = Mode::kStats;
-  int freq_resolution = 20;         // freq: buckets per table
-  bool json = false;                // log: JSON Lines rows
+  int freq_resolution = 20;  // freq: buckets per table
+  bool json = false;         // log: JSON Lines rows
 };
 
 // One interrupt, as the log prints it and the other modes consume it.
 struct Interrupt {
   bool soft = false;
-  int32_t number = -1;   // irq or vec
+  int32_t number = -1;  // irq or vec
   int32_t cpu = -1;
   int64_t begin_ns = 0, end_ns = 0;
-  int64_t raise_ns = 0;  // softirq: its raise (0 = none seen)
-  std::string_view name; // hard: the handler; soft: the vector's name
-  int32_t ret = -1;      // hard: 0 IRQ_NONE, 1 handled
+  int64_t raise_ns = 0;   // softirq: its raise (0 = none seen)
+  std::string_view name;  // hard: the handler; soft: the vector's name
+  int32_t ret = -1;       // hard: 0 IRQ_NONE, 1 handled
 };
 
 struct Series {
   int32_t number = -1;
-  std::string name;             // "virtio1-req.0" (hard, ", "-joined), "RCU" (soft)
+  std::string name;  // "virtio1-req.0" (hard, ", "-joined), "RCU" (soft)
   lttng::RunningStats duration;
   lttng::RunningStats raise_latency;  // softirqs
   lttng::Log2Hist hist;               // µs, bcc's -d
@@ -102,7 +102,7 @@ class IrqAnalysis final : public EventSink {
 
   IrqOptions opts_;
   std::ostream& out_;
-  std::vector<HardSlot> hard_slots_;               // per CPU
+  std::vector<HardSlot> hard_slots_;                   // per CPU
   absl::flat_hash_map<int64_t, SoftSlot> soft_slots_;  // (cpu << 8) | vec
   absl::flat_hash_map<int32_t, std::vector<std::string>> hard_names_;
   std::map<int32_t, Series> hard_, soft_;

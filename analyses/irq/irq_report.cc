@@ -34,8 +34,10 @@ lttng::Json StatsJson(const lttng::RunningStats& s) {
     j["avg_us"] = s.mean() / 1000.0;
     j["max_us"] = s.max() / 1000.0;
   }
-  if (s.count() >= 2) j["stdev_us"] = s.Stdev() / 1000.0;
-  else j["stdev_us"] = nullptr;
+  if (s.count() >= 2)
+    j["stdev_us"] = s.Stdev() / 1000.0;
+  else
+    j["stdev_us"] = nullptr;
   return j;
 }
 
@@ -51,20 +53,26 @@ const char* kHeader = "%-28s %8s %12s %12s %12s %12s";
 
 void IrqAnalysis::LogRow(const Interrupt& i) {
   if (opts_.json) {
-    lttng::Json j = {{"type", i.soft ? "softirq" : "irq"}, {"number", i.number},
-                     {"name", i.name},  {"cpu", i.cpu},
-                     {"begin_ns", i.begin_ns}, {"end_ns", i.end_ns},
+    lttng::Json j = {{"type", i.soft ? "softirq" : "irq"},
+                     {"number", i.number},
+                     {"name", i.name},
+                     {"cpu", i.cpu},
+                     {"begin_ns", i.begin_ns},
+                     {"end_ns", i.end_ns},
                      {"duration_us", (i.end_ns - i.begin_ns) / 1000.0}};
-    if (i.soft) j["raised_ns"] = i.raise_ns ? lttng::Json(i.raise_ns) : lttng::Json(nullptr);
-    else j["handled"] = i.ret != 0;
+    if (i.soft)
+      j["raised_ns"] = i.raise_ns ? lttng::Json(i.raise_ns) : lttng::Json(nullptr);
+    else
+      j["handled"] = i.ret != 0;
     buf_ += j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     buf_ += '\n';
   } else {
-    AppendF(&buf_, "[%s, %s] %10s %3d  %-7s %3d  %s",
-            sched::UsecTimestamp(i.begin_ns).c_str(), sched::UsecTimestamp(i.end_ns).c_str(),
+    AppendF(&buf_, "[%s, %s] %10s %3d  %-7s %3d  %s", sched::UsecTimestamp(i.begin_ns).c_str(),
+            sched::UsecTimestamp(i.end_ns).c_str(),
             lttng::Us(static_cast<uint64_t>(i.end_ns - i.begin_ns)).c_str(), i.cpu,
             i.soft ? "SoftIRQ" : "IRQ", i.number, std::string(i.name).c_str());
-    if (i.soft && i.raise_ns) AppendF(&buf_, " (raised at %s)", sched::UsecTimestamp(i.raise_ns).c_str());
+    if (i.soft && i.raise_ns)
+      AppendF(&buf_, " (raised at %s)", sched::UsecTimestamp(i.raise_ns).c_str());
     buf_ += '\n';
   }
   sched::FlushIfBig(&buf_, out_);
@@ -81,7 +89,8 @@ void IrqAnalysis::WriteText(std::ostream& out) const {
         h.Write("usecs", &s);
       }
       for (const auto& [vec, ser] : soft_) {
-        AppendF(&s, "\nsoftirq = %s\n", Lower(ser.name.empty() ? std::to_string(vec) : ser.name).c_str());
+        AppendF(&s, "\nsoftirq = %s\n",
+                Lower(ser.name.empty() ? std::to_string(vec) : ser.name).c_str());
         ser.hist.Write("usecs", &s);
       }
       out << s;
@@ -92,8 +101,11 @@ void IrqAnalysis::WriteText(std::ostream& out) const {
           lttng::LinearFreq f = FreqOf(ser);
           AppendF(&s, "%s duration frequency distribution %s (%d) (usec)\n",
                   soft ? "SoftIRQ" : "Handler", ser.name.c_str(), n);
-          if (f.empty()) AppendF(&s, "  (every duration %s: no range to divide)\n", lttng::Us(ser.duration.min()).c_str());
-          else f.Write(&s);
+          if (f.empty())
+            AppendF(&s, "  (every duration %s: no range to divide)\n",
+                    lttng::Us(ser.duration.min()).c_str());
+          else
+            f.Write(&s);
           s += "\n";
         }
       }
@@ -126,7 +138,9 @@ void IrqAnalysis::WriteText(std::ostream& out) const {
     AppendStats(ser.raise_latency, &s);
     s += "\n";
   }
-  if (unpaired_) AppendF(&s, "\n%lu exits without their entry (not counted)\n", static_cast<unsigned long>(unpaired_));
+  if (unpaired_)
+    AppendF(&s, "\n%lu exits without their entry (not counted)\n",
+            static_cast<unsigned long>(unpaired_));
   out << s;
 }
 
@@ -139,7 +153,9 @@ void IrqAnalysis::WriteJson(std::ostream& out) const {
     for (const auto& [name, hist] : by_name_)
       h.push_back({{"name", name}, {"count", hist.count()}, {"buckets", hist.ToJson()}});
     for (const auto& [vec, ser] : soft_)
-      so.push_back({{"vec", vec}, {"name", Lower(ser.name)}, {"count", ser.hist.count()},
+      so.push_back({{"vec", vec},
+                    {"name", Lower(ser.name)},
+                    {"count", ser.hist.count()},
                     {"buckets", ser.hist.ToJson()}});
     j["unit"] = "usecs";
     j["hardirqs"] = std::move(h);
@@ -148,7 +164,8 @@ void IrqAnalysis::WriteJson(std::ostream& out) const {
     lttng::Json h = lttng::Json::array(), so = lttng::Json::array();
     for (bool soft : {false, true}) {
       for (const auto& [n, ser] : soft ? soft_ : hard_) {
-        lttng::Json row = {{soft ? "vec" : "irq", n}, {"name", ser.name}, {"duration", StatsJson(ser.duration)}};
+        lttng::Json row = {
+            {soft ? "vec" : "irq", n}, {"name", ser.name}, {"duration", StatsJson(ser.duration)}};
         if (soft) row["raise_latency"] = StatsJson(ser.raise_latency);
         if (opts_.mode == IrqOptions::Mode::kFreq) {
           row["freq"] = FreqOf(ser).ToJson();

@@ -26,9 +26,8 @@ bool ReportFilter::TaskOk(int32_t pid, int32_t tid, std::string_view comm) const
   return true;
 }
 
-absl::Status ParseFilter(const std::string& pids, const std::string& tids,
-                         const std::string& comms, const std::string& cpus,
-                         const std::string& time, ReportFilter* f) {
+absl::Status ParseFilter(const std::string& pids, const std::string& tids, const std::string& comms,
+                         const std::string& cpus, const std::string& time, ReportFilter* f) {
   struct List {
     const std::string& text;
     std::vector<int32_t>* out;
@@ -38,7 +37,8 @@ absl::Status ParseFilter(const std::string& pids, const std::string& tids,
                         List{cpus, &f->cpus, "--cpu"}}) {
     if (l.text.empty()) continue;
     absl::StatusOr<std::vector<int32_t>> v = sched::ParseIntList(l.text);
-    if (!v.ok()) return absl::InvalidArgumentError(absl::StrCat(l.flag, ": ", v.status().message()));
+    if (!v.ok())
+      return absl::InvalidArgumentError(absl::StrCat(l.flag, ": ", v.status().message()));
     *l.out = *v;
   }
   if (!comms.empty()) {
@@ -125,7 +125,8 @@ Json LinearFreq::ToJson() const {
 
 std::string SeenRange::Text() const {
   std::string s;
-  sched::AppendF(&s, "Timerange: [%s, %s]\n", sched::UsecTimestamp(std::max<int64_t>(first, 0)).c_str(),
+  sched::AppendF(&s, "Timerange: [%s, %s]\n",
+                 sched::UsecTimestamp(std::max<int64_t>(first, 0)).c_str(),
                  sched::UsecTimestamp(std::max<int64_t>(last, 0)).c_str());
   return s;
 }

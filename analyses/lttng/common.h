@@ -26,15 +26,13 @@ namespace tk::lttng {
 using Json = nlohmann::ordered_json;
 
 struct ReportFilter {
-  std::vector<int32_t> pids;       // --pid: process ids (tgid); empty = all
-  std::vector<int32_t> tids;       // --tid: thread ids
-  std::vector<std::string> comms;  // --comm: exact comm match
-  std::vector<int32_t> cpus;       // --cpu
+  std::vector<int32_t> pids;         // --pid: process ids (tgid); empty = all
+  std::vector<int32_t> tids;         // --tid: thread ids
+  std::vector<std::string> comms;    // --comm: exact comm match
+  std::vector<int32_t> cpus;         // --cpu
   int64_t start_ns = 0, end_ns = 0;  // --time START,END (0 = open)
 
-  bool InTime(int64_t ts) const {
-    return !(start_ns && ts < start_ns) && !(end_ns && ts > end_ns);
-  }
+  bool InTime(int64_t ts) const { return !(start_ns && ts < start_ns) && !(end_ns && ts > end_ns); }
   bool CpuOk(int32_t cpu) const;
   // `pid` may be -1 (unknown): then the tid stands for it.
   bool TaskOk(int32_t pid, int32_t tid, std::string_view comm) const;
@@ -69,9 +67,8 @@ struct TaskName {
 
 // Parses the string forms of the options into `f` ("1,2-4" lists, "a,b" comms, perf's
 // "START,END" seconds). Empty strings leave a field unset.
-absl::Status ParseFilter(const std::string& pids, const std::string& tids,
-                         const std::string& comms, const std::string& cpus,
-                         const std::string& time, ReportFilter* f);
+absl::Status ParseFilter(const std::string& pids, const std::string& tids, const std::string& comms,
+                         const std::string& cpus, const std::string& time, ReportFilter* f);
 
 class RunningStats {
  public:

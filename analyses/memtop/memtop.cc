@@ -90,14 +90,16 @@ void MemtopAnalysis::WritePerfKmem(std::ostream& out) const {
   b += "\n";
   line("Total allocation failures", s.fails, s.fail_bytes);
   b += "\n";
-  AppendF(&b, "%5s  %12s  %12s  %12s  %12s  %12s\n", "Order", "Unmovable", "Reclaimable",
-          "Movable", "Reserved", "CMA/Isolated");
+  AppendF(&b, "%5s  %12s  %12s  %12s  %12s  %12s\n", "Order", "Unmovable", "Reclaimable", "Movable",
+          "Reserved", "CMA/Isolated");
   b += "-----  ------------  ------------  ------------  ------------  ------------\n";
   for (size_t o = 0; o < s.order_migrate.size(); ++o) {
     AppendF(&b, "%5zu", o);
     for (uint64_t n : s.order_migrate[o]) {
-      if (n) AppendF(&b, "  %12lu", static_cast<unsigned long>(n));
-      else AppendF(&b, "  %12c", '.');
+      if (n)
+        AppendF(&b, "  %12lu", static_cast<unsigned long>(n));
+      else
+        AppendF(&b, "  %12c", '.');
     }
     b += "\n";
   }
@@ -120,7 +122,8 @@ void MemtopAnalysis::WriteText(std::ostream& out) const {
   for (bool alloc : {true, false}) {
     auto pages = [alloc](const Task* t) { return alloc ? t->alloc_pages : t->free_pages; };
     std::sort(v.begin(), v.end(), [&](const auto& a, const auto& b) {
-      return pages(a.second) != pages(b.second) ? pages(a.second) > pages(b.second) : a.first < b.first;
+      return pages(a.second) != pages(b.second) ? pages(a.second) > pages(b.second)
+                                                : a.first < b.first;
     });
     AppendF(&s, "%s%-40s %8s %10s %8s  %s\n", alloc ? "" : "\n",
             alloc ? "Per-TID memory allocations" : "Per-TID memory deallocations", "pages", "KiB",
@@ -130,16 +133,20 @@ void MemtopAnalysis::WriteText(std::ostream& out) const {
     for (const auto& [tid, t] : v) {
       if (pages(t) == 0 || (opts_.top > 0 && n == static_cast<size_t>(opts_.top))) break;
       ++n;
-      AppendF(&s, "%s %8lu %10lu %8lu  %s (%d)\n", lttng::Bar(static_cast<double>(pages(t)), top, 40).c_str(),
-              static_cast<unsigned long>(pages(t)), static_cast<unsigned long>(pages(t) * kPageSize / 1024),
+      AppendF(&s, "%s %8lu %10lu %8lu  %s (%d)\n",
+              lttng::Bar(static_cast<double>(pages(t)), top, 40).c_str(),
+              static_cast<unsigned long>(pages(t)),
+              static_cast<unsigned long>(pages(t) * kPageSize / 1024),
               static_cast<unsigned long>(alloc ? t->allocs : t->frees), t->comm.c_str(), tid);
     }
   }
-  AppendF(&s, "\nTotal: %lu allocations, %lu pages (%lu KiB); %lu frees, %lu pages (%lu KiB); %lu failed\n",
-          static_cast<unsigned long>(allocs), static_cast<unsigned long>(apages),
-          static_cast<unsigned long>(apages * kPageSize / 1024), static_cast<unsigned long>(frees),
-          static_cast<unsigned long>(fpages), static_cast<unsigned long>(fpages * kPageSize / 1024),
-          static_cast<unsigned long>(failed));
+  AppendF(
+      &s,
+      "\nTotal: %lu allocations, %lu pages (%lu KiB); %lu frees, %lu pages (%lu KiB); %lu failed\n",
+      static_cast<unsigned long>(allocs), static_cast<unsigned long>(apages),
+      static_cast<unsigned long>(apages * kPageSize / 1024), static_cast<unsigned long>(frees),
+      static_cast<unsigned long>(fpages), static_cast<unsigned long>(fpages * kPageSize / 1024),
+      static_cast<unsigned long>(failed));
   out << s;
 }
 
@@ -153,16 +160,26 @@ void MemtopAnalysis::WriteJson(std::ostream& out) const {
   std::sort(tids.begin(), tids.end());
   for (int32_t tid : tids) {
     const Task& t = tasks_.at(tid);
-    tasks.push_back({{"tid", tid}, {"pid", t.pid}, {"comm", t.comm}, {"allocs", t.allocs},
-                     {"alloc_pages", t.alloc_pages}, {"frees", t.frees},
-                     {"free_pages", t.free_pages}, {"failed", t.failed}});
+    tasks.push_back({{"tid", tid},
+                     {"pid", t.pid},
+                     {"comm", t.comm},
+                     {"allocs", t.allocs},
+                     {"alloc_pages", t.alloc_pages},
+                     {"frees", t.frees},
+                     {"free_pages", t.free_pages},
+                     {"failed", t.failed}});
   }
   j["tasks"] = std::move(tasks);
   const PageSummary& s = sum_;
-  j["perf_kmem"] = {{"allocs", s.allocs}, {"alloc_bytes", s.alloc_bytes}, {"frees", s.frees},
-                    {"free_bytes", s.free_bytes}, {"alloc_freed", s.frees - s.nomatch},
-                    {"alloc_only", s.allocs - (s.frees - s.nomatch)}, {"free_only", s.nomatch},
-                    {"failures", s.fails}, {"order_migratetype", s.order_migrate}};
+  j["perf_kmem"] = {{"allocs", s.allocs},
+                    {"alloc_bytes", s.alloc_bytes},
+                    {"frees", s.frees},
+                    {"free_bytes", s.free_bytes},
+                    {"alloc_freed", s.frees - s.nomatch},
+                    {"alloc_only", s.allocs - (s.frees - s.nomatch)},
+                    {"free_only", s.nomatch},
+                    {"failures", s.fails},
+                    {"order_migratetype", s.order_migrate}};
   out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 

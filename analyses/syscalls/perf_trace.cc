@@ -31,7 +31,8 @@ absl::Status PerfTraceSummary::OnEvent(const Event& e) {
     t.entry_time = e.ts_ns;
     return absl::OkStatus();
   }
-  uint64_t duration = t.entry_time && e.ts_ns > t.entry_time ? static_cast<uint64_t>(e.ts_ns - t.entry_time) : 0;
+  uint64_t duration =
+      t.entry_time && e.ts_ns > t.entry_time ? static_cast<uint64_t>(e.ts_ns - t.entry_time) : 0;
   Stats& s = t.calls[c->id];
   s.s.Add(duration);
   if (c->ret < 0) ++s.failures;
@@ -45,15 +46,18 @@ void PerfTraceSummary::Write(std::ostream& out) const {
   std::sort(threads.begin(), threads.end(), [](const auto& a, const auto& b) {
     uint32_t ba = static_cast<uint32_t>(a.first) % 256, bb = static_cast<uint32_t>(b.first) % 256;
     if (ba != bb) return ba < bb;
-    if (a.second->nr_events != b.second->nr_events) return a.second->nr_events < b.second->nr_events;
+    if (a.second->nr_events != b.second->nr_events)
+      return a.second->nr_events < b.second->nr_events;
     return a.first < b.first;
   });
   std::string s = "\n Summary of events:\n\n";
   for (const auto& [tid, t] : threads) {
-    double ratio = samples_ ? static_cast<double>(t->nr_events) / static_cast<double>(samples_) * 100.0 : 0;
+    double ratio =
+        samples_ ? static_cast<double>(t->nr_events) / static_cast<double>(samples_) * 100.0 : 0;
     AppendF(&s, " %s (%d), %lu events, %.1f%%\n", t->comm.c_str(), tid,
             static_cast<unsigned long>(t->nr_events), ratio);
-    s += "\n   syscall            calls  errors  total       min       avg       max       stddev\n";
+    s +=
+        "\n   syscall            calls  errors  total       min       avg       max       stddev\n";
     s += "                                     (msec)    (msec)    (msec)    (msec)        (%)\n";
     s += "   --------------- --------  ------ -------- --------- --------- ---------     ------\n";
     struct Row {
@@ -64,7 +68,8 @@ void PerfTraceSummary::Write(std::ostream& out) const {
     std::vector<Row> rows;
     for (const auto& [id, st] : t->calls)
       rows.push_back({id, static_cast<double>(st.s.count()) * (st.s.mean() / 1e6), &st});
-    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.msecs > b.msecs; });
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Row& a, const Row& b) { return a.msecs > b.msecs; });
     for (const Row& r : rows) {
       const lttng::RunningStats& st = r.st->s;
       std::string_view name = table_.Name(r.id);

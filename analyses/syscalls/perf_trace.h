@@ -34,7 +34,8 @@ namespace tk::syscalls {
 
 class PerfTraceSummary final : public EventSink {
  public:
-  explicit PerfTraceSummary(std::string arch) : arch_(std::move(arch)), table_(SyscallTable::ForArch(arch_.empty() ? "x86_64" : arch_)) {}
+  explicit PerfTraceSummary(std::string arch)
+      : arch_(std::move(arch)), table_(SyscallTable::ForArch(arch_.empty() ? "x86_64" : arch_)) {}
   // Every sample counts in the denominator of the thread share.
   EventMask wants() const override {
     return EventMask::All().WithStacks(false).Add(EventKind::kSyscall);

@@ -30,8 +30,8 @@ std::string_view SyscallTable::Name(int64_t nr) const {
   if (nr < 0 || size_ == 0) return {};
   if (static_cast<size_t>(nr) < size_ && table_[nr].nr == nr) return table_[nr].name;
   const SyscallName* end = table_ + size_;
-  const SyscallName* it = std::lower_bound(
-      table_, end, nr, [](const SyscallName& s, int64_t n) { return s.nr < n; });
+  const SyscallName* it =
+      std::lower_bound(table_, end, nr, [](const SyscallName& s, int64_t n) { return s.nr < n; });
   return it != end && it->nr == nr ? std::string_view(it->name) : std::string_view();
 }
 

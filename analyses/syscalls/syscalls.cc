@@ -6,7 +6,8 @@
 namespace tk::syscalls {
 
 SyscallsAnalysis::SyscallsAnalysis(SyscallsOptions opts)
-    : opts_(std::move(opts)), table_(SyscallTable::ForArch(opts_.arch.empty() ? "x86_64" : opts_.arch)) {}
+    : opts_(std::move(opts)),
+      table_(SyscallTable::ForArch(opts_.arch.empty() ? "x86_64" : opts_.arch)) {}
 
 void SyscallsAnalysis::OnTraceInfo(const TraceInfo& info) {
   if (opts_.arch.empty() && !info.arch.empty()) table_ = SyscallTable::ForArch(info.arch);
@@ -33,8 +34,10 @@ absl::Status SyscallsAnalysis::OnEvent(const Event& e) {
     return absl::OkStatus();
   }
   std::string_view name = NameOf(*c);
-  if (c->exit) Exit(t, name, *c, e.ts_ns);
-  else Enter(t, name, e.ts_ns);
+  if (c->exit)
+    Exit(t, name, *c, e.ts_ns);
+  else
+    Enter(t, name, e.ts_ns);
   return absl::OkStatus();
 }
 

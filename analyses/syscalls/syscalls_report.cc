@@ -2,8 +2,10 @@
 // count):
 //
 //   Per-TID syscalls statistics (usec)
-//   dd (21703, TID: 21703)                Count   Errors          Min      Average          Max        Stdev
-//    - write                                 35        0        3.210       16.514       67.006       14.221
+//   dd (21703, TID: 21703)                Count   Errors          Min      Average          Max
+//   Stdev
+//    - write                                 35
+//    0        3.210       16.514       67.006       14.221
 //   Total:                                  256
 //   ------------------------------------------------------------------------------------------------------
 //   Total syscalls: 2345
@@ -37,8 +39,8 @@ std::string Returns(const CallStats& s) {
 
 lttng::Json CallJson(const std::string& name, const CallStats& s, bool errno_names) {
   const lttng::RunningStats& d = s.duration;
-  lttng::Json j = {{"name", name}, {"count", d.count()}, {"errors", s.errors},
-                   {"total_us", d.total() / 1000.0}};
+  lttng::Json j = {
+      {"name", name}, {"count", d.count()}, {"errors", s.errors}, {"total_us", d.total() / 1000.0}};
   j["min_us"] = d.count() ? lttng::Json(d.min() / 1000.0) : lttng::Json(nullptr);
   j["avg_us"] = d.count() ? lttng::Json(d.mean() / 1000.0) : lttng::Json(nullptr);
   j["max_us"] = d.count() ? lttng::Json(d.max() / 1000.0) : lttng::Json(nullptr);
@@ -54,7 +56,8 @@ lttng::Json CallJson(const std::string& name, const CallStats& s, bool errno_nam
 }
 
 // Per syscall over every thread.
-std::map<std::string, CallStats> Merge(const std::vector<const std::map<std::string, CallStats, std::less<>>*>& all) {
+std::map<std::string, CallStats> Merge(
+    const std::vector<const std::map<std::string, CallStats, std::less<>>*>& all) {
   std::map<std::string, CallStats> out;
   for (const auto* calls : all) {
     for (const auto& [name, s] : *calls) {
@@ -103,7 +106,8 @@ void SyscallsAnalysis::WriteText(std::ostream& out) const {
   for (const auto& [tid, t] : threads) {
     if (opts_.top > 0 && shown == static_cast<size_t>(opts_.top)) break;
     ++shown;
-    std::string head = t->comm + " (" + std::to_string(t->pid) + ", TID: " + std::to_string(tid) + ")";
+    std::string head =
+        t->comm + " (" + std::to_string(t->pid) + ", TID: " + std::to_string(tid) + ")";
     AppendF(&s, "%-38s %5s %8s %12s %12s %12s %12s%s\n", head.c_str(), "Count", "Errors", "Min",
             "Average", "Max", "Stdev", opts_.errno_names ? "  Return values" : "");
     std::vector<std::pair<std::string_view, const CallStats*>> rows;
@@ -117,13 +121,17 @@ void SyscallsAnalysis::WriteText(std::ostream& out) const {
     for (const auto& [name, c] : rows) {
       const lttng::RunningStats& d = c->duration;
       total += d.count();
-      if (c->enter_only) AppendF(&open, "   + %lu without exit: %s\n", static_cast<unsigned long>(c->enter_only), std::string(name).c_str());
-      if (c->exit_only) AppendF(&open, "   + %lu without entry: %s\n", static_cast<unsigned long>(c->exit_only), std::string(name).c_str());
+      if (c->enter_only)
+        AppendF(&open, "   + %lu without exit: %s\n", static_cast<unsigned long>(c->enter_only),
+                std::string(name).c_str());
+      if (c->exit_only)
+        AppendF(&open, "   + %lu without entry: %s\n", static_cast<unsigned long>(c->exit_only),
+                std::string(name).c_str());
       if (d.count() == 0) continue;
       std::string label = " - " + std::string(name);
       AppendF(&s, "%-38s %5lu %8lu %12s %12s %12s %12s", label.c_str(),
               static_cast<unsigned long>(d.count()), static_cast<unsigned long>(c->errors),
-              lttng::Us(d.min()).c_str(), lttng::Us(d.mean() ).c_str(), lttng::Us(d.max()).c_str(),
+              lttng::Us(d.min()).c_str(), lttng::Us(d.mean()).c_str(), lttng::Us(d.max()).c_str(),
               d.count() >= 2 ? lttng::Us(d.Stdev()).c_str() : "?");
       if (opts_.errno_names) s += "  " + Returns(*c);
       s += "\n";
@@ -159,7 +167,8 @@ void SyscallsAnalysis::WriteJson(std::ostream& out) const {
     for (const auto& [tid, t] : SortedThreads()) {
       lttng::Json calls = lttng::Json::array();
       for (const auto& [name, c] : t->calls) calls.push_back(CallJson(name, c, opts_.errno_names));
-      threads.push_back({{"tid", tid}, {"pid", t->pid}, {"comm", t->comm}, {"calls", std::move(calls)}});
+      threads.push_back(
+          {{"tid", tid}, {"pid", t->pid}, {"comm", t->comm}, {"calls", std::move(calls)}});
     }
     j["threads"] = std::move(threads);
   }

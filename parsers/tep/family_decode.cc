@@ -44,8 +44,8 @@ void DecodeSyscall(const FamilyInfo& info, const FieldReader& r, bool big_endian
       size_t width = s[1].elem == 4 ? 4 : 8;
       size_t n = std::min<size_t>(6, bytes->size() / width);
       for (size_t i = 0; i < n; ++i)
-        c.args[i] = LoadUnsigned(bytes->data() + i * width, static_cast<int>(width),
-                                 NeedsSwap(big_endian));
+        c.args[i] =
+            LoadUnsigned(bytes->data() + i * width, static_cast<int>(width), NeedsSwap(big_endian));
       c.nargs = static_cast<uint8_t>(n);
     }
   } else {
@@ -75,11 +75,13 @@ void DecodePage(const FamilyInfo& info, const FieldReader& r, Event& e) {
 
 }  // namespace
 
-FamilyInfo ResolveFamily(const KernelEvent& decl, struct tep_event* ev, std::string_view full_name) {
+FamilyInfo ResolveFamily(const KernelEvent& decl, struct tep_event* ev,
+                         std::string_view full_name) {
   FamilyInfo info;
   info.decl = &decl;
   for (size_t i = 0; i < decl.fields.size(); ++i) {
-    if (!decl.fields[i].empty()) info.slots[i] = ResolveAlternatives(ev, decl.fields[i], &info.alt[i]);
+    if (!decl.fields[i].empty())
+      info.slots[i] = ResolveAlternatives(ev, decl.fields[i], &info.alt[i]);
   }
   if (decl.prefix) {
     info.call_name = std::string(KernelEventSuffix(decl, full_name));
@@ -101,8 +103,10 @@ void DecodeFamily(const FamilyInfo& info, const FieldReader& r, bool big_endian,
       Irq q;
       q.exit = info.decl->variant == 1;
       q.irq = I32(r.IntOr(s[0], -1));
-      if (q.exit) q.ret = I32(r.IntOr(s[1], -1));
-      else q.name = r.Str(s[1]);
+      if (q.exit)
+        q.ret = I32(r.IntOr(s[1], -1));
+      else
+        q.name = r.Str(s[1]);
       e.body = q;
       return;
     }

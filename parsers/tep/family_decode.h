@@ -19,7 +19,7 @@ namespace tk::parsers::tep {
 struct FamilyInfo {
   const KernelEvent* decl = nullptr;
   std::array<FieldRef, 4> slots;
-  std::array<int8_t, 4> alt{};   // which "a|b" alternative each slot matched (-1: none)
+  std::array<int8_t, 4> alt{};      // which "a|b" alternative each slot matched (-1: none)
   std::vector<FieldRef> call_args;  // syscalls:sys_enter_NAME: the call's own fields
   std::string call_name;            // syscalls:sys_*_NAME: NAME
 };

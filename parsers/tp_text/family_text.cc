@@ -6,7 +6,8 @@ namespace tk::parsers::tp_text {
 namespace {
 
 // The value of the first of `keys` present in "k=v k=v" text, up to the next space.
-std::optional<std::string_view> Value(std::string_view text, std::initializer_list<std::string_view> keys) {
+std::optional<std::string_view> Value(std::string_view text,
+                                      std::initializer_list<std::string_view> keys) {
   for (std::string_view key : keys) {
     size_t at = FindKey(text, key);
     if (at == std::string_view::npos) continue;
@@ -27,10 +28,14 @@ std::optional<Irq> ParseIrq(bool exit, std::string_view text) {
   if (exit) {
     auto ret = Value(text, {"ret", "return"});
     if (!ret) return std::nullopt;
-    if (*ret == "handled") q.ret = 1;
-    else if (*ret == "unhandled") q.ret = 0;
-    else if (auto v = ParseInt32(*ret)) q.ret = *v;
-    else return std::nullopt;
+    if (*ret == "handled")
+      q.ret = 1;
+    else if (*ret == "unhandled")
+      q.ret = 0;
+    else if (auto v = ParseInt32(*ret))
+      q.ret = *v;
+    else
+      return std::nullopt;
   } else {
     // The name runs to the end of the text (handler names may hold spaces).
     for (std::string_view key : {"name", "handler"}) {
@@ -155,11 +160,13 @@ std::optional<PageEvent> ParsePage(PageEvent::Op op, std::string_view text) {
 
 }  // namespace
 
-bool ParseFamilyText(const KernelEvent& k, std::string_view name, std::string_view text,
-                     Event& e) {
+bool ParseFamilyText(const KernelEvent& k, std::string_view name, std::string_view text, Event& e) {
   switch (k.kind) {
     case EventKind::kIrq:
-      if (auto q = ParseIrq(k.variant == 1, text)) { e.body = *q; return true; }
+      if (auto q = ParseIrq(k.variant == 1, text)) {
+        e.body = *q;
+        return true;
+      }
       return false;
     case EventKind::kSoftirq:
       if (auto q = ParseSoftirq(static_cast<Softirq::Phase>(k.variant), text)) {
@@ -170,7 +177,10 @@ bool ParseFamilyText(const KernelEvent& k, std::string_view name, std::string_vi
     case EventKind::kSyscall: {
       auto c = k.prefix ? ParseCallSyscall(k.variant == 1, KernelEventSuffix(k, name), text)
                         : ParseRawSyscall(k.variant == 1, text);
-      if (c) { e.body = *c; return true; }
+      if (c) {
+        e.body = *c;
+        return true;
+      }
       return false;
     }
     case EventKind::kPage:

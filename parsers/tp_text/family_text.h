@@ -28,8 +28,7 @@ namespace tk::parsers::tp_text {
 
 // Decodes `text` of an event declared by `k`; `name` is the event's name as the line has it
 // (for syscalls:sys_enter_NAME's NAME). False when it does not parse.
-bool ParseFamilyText(const KernelEvent& k, std::string_view name, std::string_view text,
-                     Event& e);
+bool ParseFamilyText(const KernelEvent& k, std::string_view name, std::string_view text, Event& e);
 
 }  // namespace tk::parsers::tp_text
 

@@ -51,7 +51,8 @@ std::map<int, uint64_t> PerfRunTimes(const std::string& text) {
 }
 
 TEST(CputopCli, RunTimeEqualsPerfSchedTimehistSummary) {
-  std::map<int, uint64_t> perf = PerfRunTimes(ReadFile(SourcePath("testdata/sched/perf.timehist-s.txt")));
+  std::map<int, uint64_t> perf =
+      PerfRunTimes(ReadFile(SourcePath("testdata/sched/perf.timehist-s.txt")));
   ASSERT_GT(perf.size(), 50u);
   std::map<int, Row> tk = TkRows("sched.perf.data");
   // perf 6.1 charges a switch-out to the sample's thread; for one exiting task perf could not

@@ -56,7 +56,8 @@ TEST(FamilyText, RawSyscalls) {
 }
 
 TEST(FamilyText, PerCallSyscalls) {
-  Syscall c = Decode<Syscall>("sys_enter_read", "fd: 0x00000003, buf: 0x7ffd5e1e8a40, count: 0x00002000");
+  Syscall c =
+      Decode<Syscall>("sys_enter_read", "fd: 0x00000003, buf: 0x7ffd5e1e8a40, count: 0x00002000");
   EXPECT_EQ(c.name, "read");
   EXPECT_EQ(c.id, -1);
   ASSERT_EQ(c.nargs, 3);
@@ -74,15 +75,23 @@ TEST(FamilyText, Pages) {
   EXPECT_EQ(a.order, 2u);
   EXPECT_EQ(a.migratetype, 1);
   EXPECT_FALSE(a.failed);
-  EXPECT_TRUE(Decode<PageEvent>("mm_page_alloc", "page=(nil) pfn=0x0 order=0 migratetype=0 gfp_flags=GFP_ATOMIC").failed);
-  EXPECT_TRUE(Decode<PageEvent>("mm_page_alloc", "pfn=-1 order=0 gfp_flags=0x440dc0 migratetype=0").failed);
-  EXPECT_EQ(Decode<PageEvent>("mm_page_alloc", "pfn=0x1d83db order=0 gfp_flags=0x440dc0 migratetype=0").gfp_flags, 0x440dc0u);
+  EXPECT_TRUE(Decode<PageEvent>("mm_page_alloc",
+                                "page=(nil) pfn=0x0 order=0 migratetype=0 gfp_flags=GFP_ATOMIC")
+                  .failed);
+  EXPECT_TRUE(
+      Decode<PageEvent>("mm_page_alloc", "pfn=-1 order=0 gfp_flags=0x440dc0 migratetype=0").failed);
+  EXPECT_EQ(
+      Decode<PageEvent>("mm_page_alloc", "pfn=0x1d83db order=0 gfp_flags=0x440dc0 migratetype=0")
+          .gfp_flags,
+      0x440dc0u);
   // Before 4.1 some tools print only the struct page pointer.
   PageEvent old = Decode<PageEvent>("kmem:mm_page_free_direct", "page=ffffea0004bd6f40 order=1");
   EXPECT_TRUE(old.is_page_ptr);
   EXPECT_EQ(old.pfn, 0xffffea0004bd6f40u);
   EXPECT_EQ(old.op, PageEvent::Op::kFree);
-  EXPECT_EQ(Decode<PageEvent>("mm_pagevec_free", "page=ffffea0004bd6f40 pfn=1242557 order=0 cold=0").pfn, 1242557u);
+  EXPECT_EQ(
+      Decode<PageEvent>("mm_pagevec_free", "page=ffffea0004bd6f40 pfn=1242557 order=0 cold=0").pfn,
+      1242557u);
   EXPECT_EQ(Decode<PageEvent>("mm_page_free_batched", "page=0x1e99b9 pfn=0x1e99b9 order=0").op,
             PageEvent::Op::kFreeBatched);
 }

@@ -28,8 +28,8 @@ using Table = std::map<std::pair<bool, int>, Totals>;  // (soft, number)
 //   comm  tid [cpu] secs.usecs:  irq:irq_handler_entry: irq=36 name=virtio1-req.0
 Table CountFromPerfScript(const std::string& text) {
   Table t;
-  std::map<int, std::pair<int, int64_t>> hard;     // cpu → (irq, µs)
-  std::map<std::pair<int, int>, int64_t> soft;     // (cpu, vec) → µs
+  std::map<int, std::pair<int, int64_t>> hard;  // cpu → (irq, µs)
+  std::map<std::pair<int, int>, int64_t> soft;  // (cpu, vec) → µs
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
@@ -122,7 +122,8 @@ TEST(IrqCli, FiltersNarrowTheCounts) {
     uint64_t a = cpu0.count(key) ? cpu0[key].count : 0, b = cpu1.count(key) ? cpu1[key].count : 0;
     EXPECT_EQ(a + b, x.count) << key.second;
   }
-  Table soft = TkTable({"irq", "--json", "--soft-only", "--softirq", "9", SourcePath(kDir + "lttng.trace.dat")});
+  Table soft = TkTable(
+      {"irq", "--json", "--soft-only", "--softirq", "9", SourcePath(kDir + "lttng.trace.dat")});
   ASSERT_EQ(soft.size(), 1u);
   const uint64_t rcu = all[std::make_pair(true, 9)].count;
   EXPECT_EQ(soft.begin()->second.count, rcu);

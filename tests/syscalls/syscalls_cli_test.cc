@@ -59,7 +59,8 @@ TEST(SyscallsCli, OwnCountsAgreeWithPerfTrace) {
   int tid = -1;
   while (std::getline(in, line)) {
     size_t open = line.find(" ("), close = line.find("), ");
-    if (open != std::string::npos && close != std::string::npos && line.find("events") != std::string::npos) {
+    if (open != std::string::npos && close != std::string::npos &&
+        line.find("events") != std::string::npos) {
       tid = std::stoi(line.substr(open + 2, close - open - 2));
       continue;
     }
@@ -105,10 +106,11 @@ TEST(SyscallsCli, Goldens) {
   struct Case {
     std::vector<std::string> args;
     const char* golden;
-  } cases[] = {{{"syscalls", "--top", "3", f}, "testdata/lttng/tk.syscalls.txt"},
-               {{"syscalls", "--errno", "--comm", "ls", f}, "testdata/lttng/tk.syscalls-errno.txt"},
-               {{"syscalls", "--summary", "--top", "15", f}, "testdata/lttng/tk.syscalls-summary.txt"},
-               {{"syscalls", "--min", "100", "--top", "2", f}, "testdata/lttng/tk.syscalls-min.txt"}};
+  } cases[] = {
+      {{"syscalls", "--top", "3", f}, "testdata/lttng/tk.syscalls.txt"},
+      {{"syscalls", "--errno", "--comm", "ls", f}, "testdata/lttng/tk.syscalls-errno.txt"},
+      {{"syscalls", "--summary", "--top", "15", f}, "testdata/lttng/tk.syscalls-summary.txt"},
+      {{"syscalls", "--min", "100", "--top", "2", f}, "testdata/lttng/tk.syscalls-min.txt"}};
   for (const Case& c : cases) {
     RunResult r = RunTk(c.args);
     ASSERT_EQ(r.exit_code, 0) << c.golden << ": " << r.err;
@@ -123,7 +125,8 @@ TEST(SyscallsCli, NoSyscallsNamesWhatToRecord) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("perf trace record"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_EQ(RunTk({"syscalls", "--compat", "bogus", SourcePath(kDir + "trace.perf.data")}).exit_code, 2);
+  EXPECT_EQ(
+      RunTk({"syscalls", "--compat", "bogus", SourcePath(kDir + "trace.perf.data")}).exit_code, 2);
   EXPECT_EQ(RunTk({"help", "syscalls"}).exit_code, 0);
 }
 
