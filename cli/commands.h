@@ -9,6 +9,10 @@ int RunSched(int argc, char** argv);
 int RunIolat(int argc, char** argv);
 int RunScript(int argc, char** argv);
 int RunInfo(int argc, char** argv);
+int RunCputop(int argc, char** argv);
+int RunIrq(int argc, char** argv);
+int RunSyscalls(int argc, char** argv);
+int RunMemtop(int argc, char** argv);
 
 }  // namespace tk::cli
 

@@ -23,6 +23,10 @@ constexpr Command kCommands[] = {
     {"iolat", tk::cli::RunIolat, "block I/O latency and write-sync detection per device"},
     {"script", tk::cli::RunScript, "print every event in time order (text or JSON Lines)"},
     {"info", tk::cli::RunInfo, "describe a trace file: format, events, counts, lost events"},
+    {"cputop", tk::cli::RunCputop, "CPU time per thread and per CPU (lttng-cputop), cpudist"},
+    {"irq", tk::cli::RunIrq, "hard IRQ and softirq durations, raise latency (lttng-irqstats)"},
+    {"syscalls", tk::cli::RunSyscalls, "system call counts, errors and times per thread"},
+    {"memtop", tk::cli::RunMemtop, "pages allocated and freed per thread, perf kmem summary"},
 };
 
 void Usage(std::ostream& out) {

@@ -10,6 +10,13 @@
 
 namespace tk {
 
+// What a recording says about the machine it was made on, given to the sink once before the
+// first event. Fields are empty when the format does not record them (text, pipe-mode perf).
+struct TraceInfo {
+  std::string_view arch;  // uname's machine: "x86_64", "aarch64" (perf.data HEADER_ARCH,
+                          // the last word of trace.dat's uname)
+};
+
 class EventSink {
  public:
   virtual ~EventSink() = default;
@@ -17,6 +24,8 @@ class EventSink {
   virtual EventMask wants() const = 0;
   // A non-OK status stops the parse and is reported as the command's error.
   virtual absl::Status OnEvent(const Event& e) = 0;
+  // The recording's machine, before the first event (formats that know it).
+  virtual void OnTraceInfo(const TraceInfo& info) { (void)info; }
   // Called once after the last event (not after an error).
   virtual absl::Status Finish() { return absl::OkStatus(); }
 };
@@ -28,6 +37,9 @@ class Fanout final : public EventSink {
     for (EventSink* s : sinks_) mask_ = mask_ | s->wants();
   }
   EventMask wants() const override { return mask_; }
+  void OnTraceInfo(const TraceInfo& info) override {
+    for (EventSink* s : sinks_) s->OnTraceInfo(info);
+  }
   absl::Status OnEvent(const Event& e) override {
     for (EventSink* s : sinks_) {
       if (!s->wants().Has(e.kind())) continue;

@@ -18,7 +18,8 @@ namespace {
 
 class NullSink final : public tk::EventSink {
  public:
-  tk::EventMask wants() const override { return tk::EventMask::All(); }
+  // AllTyped: the event families (irq, syscalls, pages) are decoded too.
+  tk::EventMask wants() const override { return tk::EventMask::AllTyped(); }
   absl::Status OnEvent(const tk::Event& e) override {
     n_ += e.stack.size() + e.comm.size() + e.name.size();
     return absl::OkStatus();

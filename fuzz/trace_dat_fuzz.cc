@@ -19,7 +19,8 @@ namespace {
 
 class TouchSink final : public tk::EventSink {
  public:
-  tk::EventMask wants() const override { return tk::EventMask::All(); }
+  // AllTyped: the event families (irq, syscalls, pages) are decoded too.
+  tk::EventMask wants() const override { return tk::EventMask::AllTyped(); }
   absl::Status OnEvent(const tk::Event& e) override {
     Touch(e.comm);
     Touch(e.name);

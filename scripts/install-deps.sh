@@ -14,6 +14,7 @@ PACKAGES=(
   libbenchmark-dev                # bench/
   libcli11-dev                    # command line
   nlohmann-json3-dev              # JSON writer
+  linux-libc-dev                  # syscall tables (asm/unistd_64.h, unistd_32.h) for tk syscalls
   trace-cmd libtracecmd-dev       # test oracles only
   linux-perf                      # test oracle and live recording
   perl                            # stackcollapse-perf.pl comparisons in bench

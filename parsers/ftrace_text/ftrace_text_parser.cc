@@ -74,6 +74,7 @@ absl::Status FtraceTextParser::NonEventLine(std::string_view line, uint64_t line
 
 absl::Status FtraceTextParser::Parse(Input& in, EventSink& sink, Diagnostics& diag) {
   mask_ = sink.wants();
+  decoder_.SetWanted(mask_);
   LineReader reader(in);
   std::string_view line;
   int64_t last_ts = -1;
@@ -123,7 +124,7 @@ absl::Status FtraceTextParser::Parse(Input& in, EventSink& sink, Diagnostics& di
       e.name = "ftrace:function";
       e.body = Generic{{}, ev->text};
     } else {
-      if (!mask_.Has(tp_text::TracepointTextDecoder::KindOf(ev->name))) continue;
+      if (!mask_.Has(decoder_.Kind(ev->name))) continue;
       if (!decoder_.Decode(ev->name, ev->text, e)) {
         diag.Malformed("undecodable event texts", Diagnostics::Unit::kLine, line_no,
                        absl::StrCat("cannot decode ", AV(e.name), ": ", Quote(ev->text)));

@@ -103,6 +103,7 @@ void Decoder::LoadTracingData(uint64_t offset) {
   }
   trace_events_ = std::move(*ev);
   tep_ = std::make_unique<tep::TepDecoder>(trace_events_.get());
+  tep_->SetWanted(wants_);
 }
 
 void Decoder::Malformed(std::string_view what, uint64_t off) {

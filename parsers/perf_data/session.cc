@@ -84,7 +84,9 @@ class Loop {
       : in_(in),
         meta_(meta),
         diag_(diag),
-        decoder_((table_.Build(meta), meta), table_, opts, sink, diag) {}
+        decoder_((table_.Build(meta), meta), table_, opts, sink, diag) {
+    sink.OnTraceInfo(TraceInfo{meta.arch});
+  }
 
   absl::Status Run(Tokenizer& tok) {
     if (!meta_.tracing_data.empty()) decoder_.LoadTracingData(0);

@@ -35,6 +35,7 @@ class PerfScriptParser final : public Parser {
     sink_ = &sink;
     diag_ = &diag;
     mask_ = sink.wants();
+    tp_.SetWanted(mask_);
     std::optional<std::string_view> map = in.mapped();
     stable_ = map.has_value();
     if (map && ps_.release_parsed_pages) {

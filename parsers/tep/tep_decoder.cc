@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "parsers/tep/family_decode.h"
 #include "parsers/tep/fields.h"
 #include "parsers/tep/prev_state.h"
 #include "parsers/tep/state_layout.h"
@@ -136,12 +137,14 @@ struct EventInfo {
   std::array<FieldRef, kMaxSlots> slots;
   std::vector<std::pair<const char*, FieldRef>> fields;  // Generic: every non-common field
   std::unique_ptr<PrevStateDecoder> prev_state;
+  std::unique_ptr<FamilyInfo> family;  // core/kernel_events.h families
 };
 
 struct TepDecoder::Impl {
   struct tep_handle* tep = nullptr;
   TraceEvents* events = nullptr;
   bool big_endian = false;
+  EventMask wanted = EventMask::AllTyped();  // families outside it decode as Generic
   // Indexed by common_type (a u16): nullptr = not looked up yet or unknown.
   std::vector<std::unique_ptr<EventInfo>> by_id;
   std::vector<uint8_t> looked_up;
@@ -171,6 +174,10 @@ std::unique_ptr<EventInfo> TepDecoder::Impl::Build(struct tep_event* ev) {
       info->param = k.param;
       break;
     }
+  }
+  if (info->handler == Handler::kGeneric) {
+    if (const KernelEvent* k = FindKernelEvent(info->name))
+      info->family = std::make_unique<FamilyInfo>(ResolveFamily(*k, ev, info->name));
   }
   if (const SlotNames* slots = SlotsFor(info->handler)) {
     for (int i = 0; i < kMaxSlots; ++i) {
@@ -335,20 +342,27 @@ TepDecoder::TepDecoder(TraceEvents* events) : impl_(new Impl) {
 
 TepDecoder::~TepDecoder() { delete impl_; }
 
+void TepDecoder::SetWanted(EventMask mask) { impl_->wanted = mask; }
+
 bool TepDecoder::Decode(std::string_view raw, Event& e) {
   EventInfo* info = impl_->Lookup(raw);
   if (!info) return false;
   FieldReader r(raw, impl_->big_endian);
   e.name = info->name;
   if (e.tid == -1) e.tid = I32(r.IntOr(info->common_pid, -1));
-  impl_->DecodeBody(*info, r, e);
+  if (info->family && impl_->wanted.Has(info->family->decl->kind)) {
+    DecodeFamily(*info->family, r, impl_->big_endian, e);
+  } else {
+    impl_->DecodeBody(*info, r, e);
+  }
   return true;
 }
 
 bool TepDecoder::Classify(std::string_view raw, EventKind* kind) {
   EventInfo* info = impl_->Lookup(raw);
   if (!info) return false;
-  *kind = KindOf(info->handler);
+  *kind = info->family && impl_->wanted.Has(info->family->decl->kind) ? info->family->decl->kind
+                                                                     : KindOf(info->handler);
   return true;
 }
 

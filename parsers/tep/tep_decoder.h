@@ -29,6 +29,10 @@ class TepDecoder {
   TepDecoder(const TepDecoder&) = delete;
   TepDecoder& operator=(const TepDecoder&) = delete;
 
+  // The sink's mask: an event of a family (core/kernel_events.h) whose kind it lacks is
+  // decoded (and classified) as Generic, as before tk had a type for it. Default: all typed.
+  void SetWanted(EventMask mask);
+
   // Decodes one raw record (common_type first). Sets e.name to "system:name" and e.body to the
   // typed event, Generic with every non-common field for events tk has no type for. Sets e.tid
   // from common_pid only when e.tid is -1 (e.pid is left to the caller: common_pid is a thread

@@ -4,7 +4,9 @@
 #include "parsers/tp_text/tp_text.h"
 
 #include "absl/container/flat_hash_map.h"
+#include "core/kernel_events.h"
 #include "parsers/tp_text/block_text.h"
+#include "parsers/tp_text/family_text.h"
 #include "parsers/tp_text/sched_text.h"
 #include "parsers/tp_text/text_fields.h"
 
@@ -74,15 +76,8 @@ constexpr Known kKnown[] = {
     {"sched:sched_swap_numa", Kind::kNameOnly, 0},
     {"block:block_rq_error", Kind::kNameOnly, 0},
     {"block:block_rq_abort", Kind::kNameOnly, 0},
-    {"irq:irq_handler_entry", Kind::kNameOnly, 0},
-    {"irq:irq_handler_exit", Kind::kNameOnly, 0},
-    {"irq:softirq_entry", Kind::kNameOnly, 0},
-    {"irq:softirq_exit", Kind::kNameOnly, 0},
-    {"irq:softirq_raise", Kind::kNameOnly, 0},
     {"irq:tasklet_entry", Kind::kNameOnly, 0},
     {"irq:tasklet_exit", Kind::kNameOnly, 0},
-    {"raw_syscalls:sys_enter", Kind::kNameOnly, 0},
-    {"raw_syscalls:sys_exit", Kind::kNameOnly, 0},
     {"power:cpu_idle", Kind::kNameOnly, 0},
     {"power:cpu_frequency", Kind::kNameOnly, 0},
     {"task:task_newtask", Kind::kNameOnly, 0},
@@ -110,10 +105,17 @@ constexpr Prefix kPrefixes[] = {
 
 struct Table {
   absl::flat_hash_map<std::string_view, const Known*> by_name;
+  // core/kernel_events.h families by full and bare name (prefix ones: FindFamily).
+  absl::flat_hash_map<std::string_view, const KernelEvent*> families;
   Table() {
     for (const Known& k : kKnown) {
       by_name[k.full] = &k;
       by_name[k.full.substr(k.full.find(':') + 1)] = &k;
+    }
+    for (const KernelEvent& k : KernelEvents()) {
+      if (k.prefix) continue;
+      families[k.name] = &k;
+      families[k.name.substr(k.name.find(':') + 1)] = &k;
     }
     // The trace file names ftrace:print (trace_marker writes) after its function.
     by_name["tracing_mark_write"] = by_name["ftrace:print"];
@@ -123,6 +125,15 @@ struct Table {
 const Table& GetTable() {
   static const Table* t = new Table();
   return *t;
+}
+
+const KernelEvent* FindFamily(std::string_view name) {
+  const Table& t = GetTable();
+  if (auto it = t.families.find(name); it != t.families.end()) return it->second;
+  // syscalls:sys_enter_<call> / sys_exit_<call>, with or without the system.
+  if (name.substr(0, 5) == "sys_e" || name.substr(0, 14) == "syscalls:sys_e")
+    return FindKernelEvent(name);
+  return nullptr;
 }
 
 bool IsKeyChar(char c) {
@@ -178,6 +189,7 @@ bool ParseKeyValues(std::string_view text, std::vector<Field>* fields) {
 std::string_view TracepointTextDecoder::FullName(std::string_view name) {
   const Table& t = GetTable();
   if (auto it = t.by_name.find(name); it != t.by_name.end()) return it->second->full;
+  if (const KernelEvent* k = FindFamily(name); k && !k->prefix) return k->name;
   if (name.find(':') != std::string_view::npos) return name;
   for (const Prefix& p : kPrefixes) {
     if (name.substr(0, p.prefix.size()) == p.prefix) {
@@ -190,10 +202,20 @@ std::string_view TracepointTextDecoder::FullName(std::string_view name) {
   return name;
 }
 
+EventKind TracepointTextDecoder::Kind(std::string_view name) const {
+  if (const KernelEvent* k = FindFamily(name)) {
+    return wanted_.Has(k->kind) ? k->kind : EventKind::kGeneric;
+  }
+  return KindOf(name);
+}
+
 EventKind TracepointTextDecoder::KindOf(std::string_view name) {
   const Table& t = GetTable();
   auto it = t.by_name.find(name);
-  if (it == t.by_name.end()) return EventKind::kGeneric;
+  if (it == t.by_name.end()) {
+    const KernelEvent* k = FindFamily(name);
+    return k ? k->kind : EventKind::kGeneric;
+  }
   switch (it->second->kind) {
     case Kind::kSwitch: return EventKind::kSchedSwitch;
     case Kind::kWakeup: return EventKind::kSchedWakeup;
@@ -214,6 +236,12 @@ bool TracepointTextDecoder::Decode(std::string_view name, std::string_view text,
   auto it = t.by_name.find(name);
   const Known* k = it == t.by_name.end() ? nullptr : it->second;
   e.name = k ? k->full : FullName(name);
+  if (const KernelEvent* f = k ? nullptr : FindFamily(name); f && wanted_.Has(f->kind)) {
+    if (ParseFamilyText(*f, name, text, e)) return true;
+    fields_.clear();
+    e.body = Generic{{}, text};
+    return false;
+  }
   bool ok = true;
   if (k) {
     switch (k->kind) {

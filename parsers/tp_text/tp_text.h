@@ -29,10 +29,17 @@ class TracepointTextDecoder {
   std::string_view FullName(std::string_view name);
 
   // The kind Decode produces for `name` when its text parses (kGeneric for events tk has no
-  // type for), so a parser can skip decoding what its sink does not want.
+  // type for), so a parser can skip decoding what its sink does not want. KindOf: every
+  // family (core/kernel_events.h) typed; Kind: as SetWanted says.
   static EventKind KindOf(std::string_view name);
+  EventKind Kind(std::string_view name) const;
+
+  // The sink's mask: events of a family whose kind it lacks decode as Generic (as before tk
+  // typed them). Default: every family typed.
+  void SetWanted(EventMask mask) { wanted_ = mask; }
 
  private:
+  EventMask wanted_ = EventMask::AllTyped();
   std::string name_buf_;
   std::vector<Field> fields_;
 };

@@ -60,6 +60,7 @@ class Merger {
          Diagnostics& diag)
       : f_(f), sink_(sink), diag_(diag), decoder_(f.events.get()), comms_(&f.comms),
         mask_(sink.wants()) {
+    decoder_.SetWanted(mask_);
     for (const CpuData& c : top.cpus) {
       cpus_.push_back(std::make_unique<CpuStream>(data, c, top.page_size, top.compressed,
                                                   f.big_endian, f.events->kernel_long_size()));
@@ -182,6 +183,9 @@ class TraceDatParser final : public Parser {
     if ((*f)->time_shift) {
       diag.Note("time shift", "TIME_SHIFT (guest/host) timestamp correction not applied");
     }
+    // uname: "Linux vm 6.18.44 x86_64": the machine is its last word.
+    std::string_view uname = (*f)->uname;
+    sink.OnTraceInfo(TraceInfo{uname.substr(uname.rfind(' ') + 1)});
     absl::Status st = Merger(**f, data, *top, sink, diag).Run();
     if (!st.ok()) return st.message().rfind("offset ", 0) == 0 ? Prefixed(in, st) : st;
     return sink.Finish();

@@ -312,6 +312,7 @@ TEST(TepDecoder, BlockEvents) {
 TEST(TepDecoder, GenericKeepsEveryField) {
   auto ev = Load({{"irq", "irq_handler_entry.format"}, {"block", "block_rq_issue.format"}});
   TepDecoder dec(ev.get());
+  dec.SetWanted(EventMask::All());  // families (irq, ...) not asked for by kind: Generic
   Payload p(*ev, 225);
   p.Put("irq", static_cast<uint32_t>(-3)).PutStr("name", "nvme0q1");
   Event e;
@@ -334,6 +335,7 @@ TEST(TepDecoder, GenericKeepsEveryField) {
 TEST(TepDecoder, MalformedPayloadsAreRejectedNotRead) {
   auto ev = Load({{"irq", "irq_handler_entry.format"}, {"sched", "sched_switch.format"}});
   TepDecoder dec(ev.get());
+  dec.SetWanted(EventMask::All());
   Event e;
   EXPECT_FALSE(dec.Decode("", e));
   EXPECT_FALSE(dec.Decode(std::string_view("\x01", 1), e));
@@ -463,6 +465,85 @@ TEST(TracingData, RealPerfDataFeatureSection) {
   ASSERT_TRUE(ev.ok()) << ev.status();
   EXPECT_GT(info.event_formats, 0u);
   EXPECT_EQ((*ev)->ParseAll(), 0);
+}
+
+// The families of core/kernel_events.h, decoded typed when the mask asks for them.
+TEST(TepDecoder, FamiliesTyped) {
+  auto ev = Load({{"irq", "irq_handler_entry.format"}, {"kmem", "mm_page_alloc.format"},
+                  {"raw_syscalls", "sys_enter.format"}, {"syscalls", "sys_enter_read.format"},
+                  {"syscalls", "sys_exit_read.format"}});
+  TepDecoder dec(ev.get());
+  Event e;
+  Payload irq(*ev, 225);
+  irq.Put("irq", 36).PutStr("name", "virtio1-req.0");
+  ASSERT_TRUE(dec.Decode(irq.raw(), e));
+  ASSERT_TRUE(std::holds_alternative<Irq>(e.body));
+  EXPECT_EQ(std::get<Irq>(e.body).irq, 36);
+  EXPECT_EQ(std::get<Irq>(e.body).name, "virtio1-req.0");
+
+  Payload page(*ev, 653);
+  page.Put("pfn", 0x1d83db).Put("order", 3).Put("gfp_flags", 0x440dc0).Put("migratetype", 1);
+  ASSERT_TRUE(dec.Decode(page.raw(), e));
+  const auto& p = std::get<PageEvent>(e.body);
+  EXPECT_EQ(p.pfn, 0x1d83dbu);
+  EXPECT_FALSE(p.is_page_ptr);
+  EXPECT_FALSE(p.failed);
+  EXPECT_EQ(p.order, 3u);
+  EXPECT_EQ(p.gfp_flags, 0x440dc0u);
+  EXPECT_EQ(p.migratetype, 1);
+  page.Put("pfn", ~uint64_t{0});
+  ASSERT_TRUE(dec.Decode(page.raw(), e));
+  EXPECT_TRUE(std::get<PageEvent>(e.body).failed);
+
+  Payload raw(*ev, 443);
+  raw.Put("id", 257);
+  for (int i = 0; i < 6; ++i)  // args[6]: 8 bytes each from offset 16
+    for (int b = 0; b < 8; ++b) raw.buf()[16 + 8 * i + b] = static_cast<char>(b == 0 ? i + 1 : 0);
+  ASSERT_TRUE(dec.Decode(raw.raw(), e));
+  const auto& c = std::get<Syscall>(e.body);
+  EXPECT_EQ(c.id, 257);
+  EXPECT_TRUE(c.name.empty());
+  ASSERT_EQ(c.nargs, 6);
+  EXPECT_EQ(c.args[5], 6u);
+
+  Payload rd(*ev, 842);
+  rd.Put("__syscall_nr", 0).Put("fd", 3).Put("count", 8192);
+  ASSERT_TRUE(dec.Decode(rd.raw(), e));
+  const auto& r = std::get<Syscall>(e.body);
+  EXPECT_EQ(r.name, "read");
+  EXPECT_EQ(r.id, 0);
+  ASSERT_EQ(r.nargs, 3);
+  EXPECT_EQ(r.args[0], 3u);
+  EXPECT_EQ(r.args[2], 8192u);
+  Payload rx(*ev, 841);
+  rx.Put("__syscall_nr", 0).Put("ret", static_cast<uint64_t>(-11));
+  ASSERT_TRUE(dec.Decode(rx.raw(), e));
+  EXPECT_TRUE(std::get<Syscall>(e.body).exit);
+  EXPECT_EQ(std::get<Syscall>(e.body).ret, -11);
+  EventKind kind;
+  ASSERT_TRUE(dec.Classify(rx.raw(), &kind));
+  EXPECT_EQ(kind, EventKind::kSyscall);
+  dec.SetWanted(EventMask().Add(EventKind::kIrq));
+  ASSERT_TRUE(dec.Classify(rx.raw(), &kind));
+  EXPECT_EQ(kind, EventKind::kGeneric);
+}
+
+// Before 4.1 mm_page_alloc recorded a struct page pointer (layout of 3.10's format).
+TEST(TepDecoder, PagePointerEra) {
+  auto ev = Load({{"kmem", "mm_page_alloc_3.10.format"}});
+  TepDecoder dec(ev.get());
+  Payload page(*ev, 301);
+  page.Put("page", 0xffffea0004bd6f40).Put("order", 1).Put("migratetype", 2);
+  Event e;
+  ASSERT_TRUE(dec.Decode(page.raw(), e));
+  const auto& p = std::get<PageEvent>(e.body);
+  EXPECT_TRUE(p.is_page_ptr);
+  EXPECT_EQ(p.pfn, 0xffffea0004bd6f40u);
+  EXPECT_EQ(p.order, 1u);
+  EXPECT_FALSE(p.failed);
+  page.Put("page", 0);
+  ASSERT_TRUE(dec.Decode(page.raw(), e));
+  EXPECT_TRUE(std::get<PageEvent>(e.body).failed);
 }
 
 }  // namespace

@@ -1,0 +1,87 @@
+// `tk irq [stats|hist|freq|log] [options] [FILE|-]`: interrupt handler durations and softirq
+// raise latency (lttng-irqstats / irqfreq / irqlog, bcc hardirqs -d / softirqs -d).
+#include <iostream>
+
+#include "analyses/irq/irq.h"
+#include "analyses/sched/timehist.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/report_flags.h"
+#include "core/absl_compat.h"
+
+namespace tk::cli {
+namespace {
+
+struct IrqFlags {
+  ReportFlags report;
+  irq::IrqOptions opts;
+  std::string irqs, vecs;
+  bool hard_only = false, soft_only = false;
+};
+
+void AddIrqFlags(CLI::App* c, IrqFlags* f) {
+  AddReportFlags(c, &f->report, false);
+  c->add_option("--min", f->opts.min_us, "Only durations of at least this many µs");
+  c->add_option("--max", f->opts.max_us, "Only durations of at most this many µs");
+  c->add_option("--irq", f->irqs, "Only these hard IRQ numbers (1,2-5)");
+  c->add_option("--softirq", f->vecs, "Only these softirq vectors (0-9)");
+  c->add_flag("--hard-only", f->hard_only, "Hard IRQs only");
+  c->add_flag("--soft-only", f->soft_only, "Softirqs only");
+}
+
+int Run(IrqFlags& f, irq::IrqOptions::Mode mode) {
+  irq::IrqOptions& o = f.opts;
+  o.mode = mode;
+  o.json = f.report.json;
+  if (absl::Status st = f.report.Parse(&o.filter); !st.ok())
+    return Fail("irq: " + std::string(SV(st.message())), kExitUsage);
+  for (auto [text, out] : {std::pair{&f.irqs, &o.irqs}, std::pair{&f.vecs, &o.vecs}}) {
+    if (text->empty()) continue;
+    absl::StatusOr<std::vector<int32_t>> v = sched::ParseIntList(*text);
+    if (!v.ok()) return Fail("irq: " + std::string(SV(v.status().message())), kExitUsage);
+    *out = *v;
+  }
+  if (f.hard_only && f.soft_only)
+    return Fail("irq: --hard-only and --soft-only exclude each other", kExitUsage);
+  o.hard = !f.soft_only;
+  o.soft = !f.hard_only;
+  if (o.freq_resolution < 1) return Fail("irq: --freq-resolution must be at least 1", kExitUsage);
+  irq::IrqAnalysis a(o, std::cout);
+  return RunReport(f.report, a, irq::kIrqNeeds);
+}
+
+}  // namespace
+
+int RunIrq(int argc, char** argv) {
+  CLI::App app(
+      "tk irq: hard IRQ and softirq handler durations per IRQ number and vector (count, min, "
+      "avg, max, stdev in µs) and softirq raise latency, sorted by number (lttng-irqstats). "
+      "Needs irq:irq_handler_entry/exit and irq:softirq_raise/entry/exit "
+      "(perf record -a -e 'irq:*', trace-cmd record -e irq).",
+      "tk irq");
+  IrqFlags stats, hist, freq, log;
+  AddIrqFlags(&app, &stats);
+  CLI::App* h = app.add_subcommand(
+      "hist",
+      "log2 histograms: per handler name, handled exits only (bcc hardirqs -d); per "
+      "softirq vector (bcc softirqs -d)");
+  AddIrqFlags(h, &hist);
+  CLI::App* fr = app.add_subcommand(
+      "freq", "linear frequency tables of handler durations per IRQ and vector (lttng-irqfreq)");
+  AddIrqFlags(fr, &freq);
+  fr->add_option("--freq-resolution", freq.opts.freq_resolution, "Buckets per table")
+      ->capture_default_str();
+  CLI::App* lg = app.add_subcommand(
+      "log",
+      "one row per interrupt as it ends: [begin, end] duration CPU type number name "
+      "(raised at) (lttng-irqlog); --json: JSON Lines");
+  AddIrqFlags(lg, &log);
+  if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
+  using Mode = irq::IrqOptions::Mode;
+  if (h->parsed()) return Run(hist, Mode::kHist);
+  if (fr->parsed()) return Run(freq, Mode::kFreq);
+  if (lg->parsed()) return Run(log, Mode::kLog);
+  return Run(stats, Mode::kStats);
+}
+
+}  // namespace tk::cli

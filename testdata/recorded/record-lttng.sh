@@ -1,0 +1,95 @@
+#!/bin/bash
+# Records the fixture of tk irq / syscalls / cputop / memtop into OUTDIR:
+#
+# 1. One run captured twice (perf record -a and tracefs at the same time, lib-record.sh):
+#      lttng.perf.data, lttng.trace.dat (v7 zstd), lttng.v6.trace.dat, lttng.perf-script.txt,
+#      lttng.report.txt, lttng.report-raw.txt, lttng.ftrace.txt / -noirq / -tgid
+#    Events: sched_switch, sched_migrate_task, irq:irq_handler_entry/exit,
+#    irq:softirq_raise/entry/exit, raw_syscalls:sys_enter/exit, kmem:mm_page_alloc,
+#    mm_page_free, mm_page_free_batched.
+#    Workload (~0.05 s): dd 64 KiB blocks /dev/zero → a tmpfs file and back, 8 direct sync
+#    4 KiB writes to disk (block interrupts), `ls`, `cat` of a missing file (errors).
+#    The machine's other tasks are recorded too (-a): the files are what a busy box gives.
+# 2. perf's own recorders, anchors for tk's --compat modes (perf-only files):
+#      trace.perf.data   perf trace record of the same workload; trace.summary.txt is
+#                        `perf trace -s -i trace.perf.data` (perf 6.1)
+#      kmem.perf.data    perf kmem --page record of the workload; kmem.stat.txt is
+#                        `perf kmem --page stat -i kmem.perf.data`
+#
+# Each tracefs event but sched/* is filtered on `common_pid != <perf's pid>` (cleared after).
+#
+# Usage: record-lttng.sh OUTDIR      (root; exit 77 = skipped, with the reason on stderr)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib-record.sh"
+
+[ $# = 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
+tk_require_recording
+tk_take_lock "$@"
+
+out=$(mkdir -p "$1" && cd "$1" && pwd) || tk_die "cannot create $1"
+stage=/dev/shm/tk-rec-lttng
+
+# Filters set on perf's own pid (below), cleared again here.
+clear_filters() {
+  local f
+  for f in "$TRACEFS"/events/{irq,raw_syscalls,kmem}/*/filter; do
+    [ "$(cat "$f" 2>/dev/null)" = none ] || echo 0 > "$f" 2>/dev/null
+  done
+}
+cleanup() {
+  tk_perf_abort
+  clear_filters
+  tk_tracefs_restore
+  rm -rf "$stage"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+cleanup
+mkdir -p "$stage"
+
+workload() {
+  dd if=/dev/zero of="$stage/f" bs=64k count=32 2>/dev/null
+  # Direct I/O to disk: one block interrupt per write.
+  dd if=/dev/zero of=/var/tmp/tk-rec-lttng.img bs=4k count=8 oflag=direct,sync 2>/dev/null
+  rm -f /var/tmp/tk-rec-lttng.img
+  dd if="$stage/f" of=/dev/null bs=64k 2>/dev/null
+  ls / > /dev/null
+  cat /nonexistent/file 2>/dev/null
+  rm -f "$stage/f"
+}
+
+events=(sched/sched_switch sched/sched_migrate_task irq/irq_handler_entry irq/irq_handler_exit
+        irq/softirq_raise irq/softirq_entry irq/softirq_exit raw_syscalls/sys_enter
+        raw_syscalls/sys_exit kmem/mm_page_alloc kmem/mm_page_free kmem/mm_page_free_batched)
+perf_ev=()
+# --exclude-perf: perf's own syscalls and page allocations (reading its buffers) would be
+# most of the file; the tracefs side gets the same filter on perf's pid.
+for ev in "${events[@]}"; do perf_ev+=(-e "${ev/\//:}" --exclude-perf); done
+tk_tracefs_setup 8192 "${events[@]}"
+tk_perf_start "$stage/lttng.perf.data" -m 1024 "${perf_ev[@]}"
+for ev in "${events[@]}"; do
+  case $ev in sched/*) ;; *) echo "common_pid != $TK_PERF_PID" > "$TRACEFS/events/$ev/filter" ;; esac
+done
+tk_tracefs_start
+workload
+tk_tracefs_stop
+tk_perf_stop
+clear_filters
+mv -f "$stage/lttng.perf.data" "$out/" && chmod 644 "$out/lttng.perf.data"
+TK_SAVE_SYSTEMS="sched irq raw_syscalls kmem" tk_tracefs_save "$out/lttng"
+tk_tracefs_restore
+tk_derive_texts "$out/lttng"
+
+# perf's own recorders (no tracefs): the anchors' inputs.
+export -f workload; export stage
+perf trace record -q -o "$out/trace.perf.data" -- bash -c workload >/dev/null 2>&1 ||
+  tk_die "perf trace record failed"
+perf trace -s -i "$out/trace.perf.data" > "$out/trace.summary.txt" 2>&1 ||
+  tk_die "perf trace -s failed"
+perf kmem --page record -q -o "$out/kmem.perf.data" -- bash -c workload >/dev/null 2>&1 ||
+  tk_die "perf kmem --page record failed"
+perf kmem -i "$out/kmem.perf.data" --page stat > "$out/kmem.stat.txt" 2>/dev/null ||
+  tk_die "perf kmem --page stat failed"
+chmod 644 "$out"/*.perf.data
+echo "recorded into $out"

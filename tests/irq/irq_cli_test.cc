@@ -1,0 +1,170 @@
+// tk irq on testdata/lttng/recorded (one run: perf record -a and tracefs at once, made by
+// testdata/recorded/record-lttng.sh):
+// - counts and total durations per IRQ and softirq vector equal an independent pairing of
+//   `perf script`'s text done here (not by tk);
+// - perf.data = its perf script text; trace.dat = trace-cmd report = the tracefs text;
+// - hist / freq / log against tk's goldens; a file without irq events → one line, exit 1.
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/support/golden.h"
+
+namespace tk::testing {
+namespace {
+
+const std::string kDir = "testdata/lttng/recorded/";
+
+struct Totals {
+  uint64_t count = 0;
+  int64_t total_us = 0;
+};
+using Table = std::map<std::pair<bool, int>, Totals>;  // (soft, number)
+
+// Pairs "irq:irq_handler_entry: irq=N" with the next exit of the same irq on the same CPU,
+// and softirq_entry/exit per (CPU, vec), from perf script's default output:
+//   comm  tid [cpu] secs.usecs:  irq:irq_handler_entry: irq=36 name=virtio1-req.0
+Table CountFromPerfScript(const std::string& text) {
+  Table t;
+  std::map<int, std::pair<int, int64_t>> hard;  // cpu → (irq, µs)
+  std::map<std::pair<int, int>, int64_t> soft;  // (cpu, vec) → µs
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t lb = line.find(" ["), ev = line.find(" irq:");
+    if (lb == std::string::npos || ev == std::string::npos) continue;
+    int cpu = 0;
+    long sec = 0, usec = 0;
+    if (std::sscanf(line.c_str() + lb, " [%d] %ld.%ld:", &cpu, &sec, &usec) != 3) continue;
+    int64_t us = sec * 1000000 + usec;
+    std::string rest = line.substr(ev + 5);
+    int n = 0;
+    if (std::sscanf(rest.c_str(), "irq_handler_entry: irq=%d", &n) == 1) {
+      hard[cpu] = {n, us};
+    } else if (std::sscanf(rest.c_str(), "irq_handler_exit: irq=%d", &n) == 1) {
+      auto it = hard.find(cpu);
+      if (it != hard.end() && it->second.first == n) {
+        Totals& x = t[{false, n}];
+        ++x.count;
+        x.total_us += us - it->second.second;
+      }
+      hard.erase(cpu);
+    } else if (std::sscanf(rest.c_str(), "softirq_entry: vec=%d", &n) == 1) {
+      soft[{cpu, n}] = us;
+    } else if (std::sscanf(rest.c_str(), "softirq_exit: vec=%d", &n) == 1) {
+      auto it = soft.find({cpu, n});
+      if (it != soft.end()) {
+        Totals& x = t[{true, n}];
+        ++x.count;
+        x.total_us += us - it->second;
+        soft.erase(it);
+      }
+    }
+  }
+  return t;
+}
+
+Table TkTable(const std::vector<std::string>& args) {
+  RunResult r = RunTk(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  Table t;
+  if (r.exit_code != 0) return t;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  for (bool soft : {false, true}) {
+    for (const auto& row : j[soft ? "soft" : "hard"]) {
+      Totals& x = t[{soft, row[soft ? "vec" : "irq"].get<int>()}];
+      x.count = row["duration"]["count"].get<uint64_t>();
+      x.total_us = static_cast<int64_t>(row["duration"]["total_us"].get<double>());
+    }
+  }
+  return t;
+}
+
+Table Tk(const std::string& file) { return TkTable({"irq", "--json", SourcePath(kDir + file)}); }
+
+void ExpectSame(const Table& a, const Table& b, const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (const auto& [key, x] : a) {
+    ASSERT_TRUE(b.count(key)) << what << " " << key.second;
+    const Totals& y = b.at(key);
+    EXPECT_EQ(x.count, y.count) << what << (key.first ? " vec " : " irq ") << key.second;
+    // µs timestamps in text: each pair may be 1 µs off, and JSON totals are truncated.
+    EXPECT_LE(std::llabs(x.total_us - y.total_us), static_cast<int64_t>(x.count) + 1)
+        << what << (key.first ? " vec " : " irq ") << key.second;
+  }
+}
+
+TEST(IrqCli, CountsEqualIndependentPairingOfPerfScript) {
+  Table ref = CountFromPerfScript(ReadFile(SourcePath(kDir + "lttng.perf-script.txt")));
+  ASSERT_GE(ref.size(), 3u);
+  ExpectSame(ref, Tk("lttng.perf.data"), "perf.data");
+  ExpectSame(ref, Tk("lttng.perf-script.txt"), "perf script");
+}
+
+TEST(IrqCli, TraceDatEqualsItsTexts) {
+  Table ref = Tk("lttng.trace.dat");
+  ASSERT_GE(ref.size(), 3u);
+  ExpectSame(ref, Tk("lttng.report.txt"), "trace-cmd report");
+  ExpectSame(ref, Tk("lttng.ftrace.txt"), "ftrace text");
+  // Binary timestamps are ns: the same pairs as the text, with exact totals.
+  RunResult r = RunTk({"irq", "-"}, SourcePath(kDir + "lttng.trace.dat"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ExpectGolden(r.out, "testdata/lttng/tk.irq.txt");
+}
+
+TEST(IrqCli, FiltersNarrowTheCounts) {
+  Table all = Tk("lttng.trace.dat");
+  Table cpu0 = TkTable({"irq", "--json", "-C", "0", SourcePath(kDir + "lttng.trace.dat")});
+  Table cpu1 = TkTable({"irq", "--json", "-C", "1", SourcePath(kDir + "lttng.trace.dat")});
+  for (const auto& [key, x] : all) {
+    uint64_t a = cpu0.count(key) ? cpu0[key].count : 0, b = cpu1.count(key) ? cpu1[key].count : 0;
+    EXPECT_EQ(a + b, x.count) << key.second;
+  }
+  Table soft = TkTable(
+      {"irq", "--json", "--soft-only", "--softirq", "9", SourcePath(kDir + "lttng.trace.dat")});
+  ASSERT_EQ(soft.size(), 1u);
+  const uint64_t rcu = all[std::make_pair(true, 9)].count;
+  EXPECT_EQ(soft.begin()->second.count, rcu);
+  Table slow = TkTable({"irq", "--json", "--min", "10", SourcePath(kDir + "lttng.trace.dat")});
+  EXPECT_LT(slow[std::make_pair(true, 9)].count, rcu);
+}
+
+TEST(IrqCli, HistFreqLogGoldens) {
+  const std::string f = SourcePath(kDir + "lttng.trace.dat");
+  struct Case {
+    std::vector<std::string> args;
+    const char* golden;
+  } cases[] = {{{"irq", "hist", f}, "testdata/lttng/tk.irq-hist.txt"},
+               {{"irq", "freq", "--freq-resolution", "5", f}, "testdata/lttng/tk.irq-freq.txt"},
+               {{"irq", "freq", "--min", "0", "--max", "50", "--softirq", "9", "--soft-only", f},
+                "testdata/lttng/tk.irq-freq-range.txt"},
+               {{"irq", "log", "--hard-only", f}, "testdata/lttng/tk.irq-log.txt"},
+               {{"irq", "log", "--json", "--softirq", "4", "--soft-only", f},
+                "testdata/lttng/tk.irq-log.jsonl"}};
+  for (const Case& c : cases) {
+    RunResult r = RunTk(c.args);
+    ASSERT_EQ(r.exit_code, 0) << c.golden << ": " << r.err;
+    ExpectGolden(r.out, c.golden);
+  }
+  // The log has one row per completed interrupt.
+  RunResult log = RunTk({"irq", "log", f});
+  Table all = Tk("lttng.trace.dat");
+  uint64_t n = 0;
+  for (const auto& [k, x] : all) n += x.count;
+  EXPECT_EQ(static_cast<uint64_t>(std::count(log.out.begin(), log.out.end(), '\n')), n);
+}
+
+TEST(IrqCli, NoIrqEventsNamesWhatToRecord) {
+  RunResult r = RunTk({"irq", SourcePath("testdata/recorded/sched/sched.perf.data")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("irq:*"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  RunResult h = RunTk({"help", "irq"});
+  EXPECT_EQ(h.exit_code, 0);
+  EXPECT_NE(h.out.find("--softirq"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tk::testing
