@@ -1,0 +1,65 @@
+#include "cli/filter_options.h"
+
+#include "cli/common.h"
+#include "core/absl_compat.h"
+
+namespace tk::cli {
+namespace {
+
+void Add(CLI::App* app, const std::string& names, std::vector<std::string>* out,
+         const std::string& what) {
+  if (names.empty()) return;
+  app->add_option(names, *out, what)
+      ->expected(1)
+      ->allow_extra_args(false)  // "--pid 5 FILE": FILE is the input, not a second value
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->group("Filters");
+}
+
+// Appends each flag occurrence parsed by `parse` to `out`; false after printing an error.
+template <typename T, typename Parse>
+bool Collect(const std::vector<std::string>& given, std::string_view flag, std::string_view cmd,
+             Parse parse, std::vector<T>* out) {
+  for (const std::string& g : given) {
+    absl::StatusOr<std::vector<T>> v = parse(g);
+    if (!v.ok()) {
+      Fail(std::string(cmd) + ": " + std::string(flag) + ": " + std::string(SV(v.status().message())),
+           kExitUsage);
+      return false;
+    }
+    out->insert(out->end(), v->begin(), v->end());
+  }
+  return true;
+}
+
+}  // namespace
+
+void AddFilterOptions(CLI::App* app, FilterFlags* f, const FilterNames& n) {
+  Add(app, n.time, &f->time,
+      "Only START,END (trace seconds as printed, either side may be empty; several ranges "
+      "separated by spaces), as perf's --time");
+  Add(app, n.pid, &f->pids, "Only these process ids (1,2,5-7)");
+  Add(app, n.tid, &f->tids, "Only these thread ids");
+  Add(app, n.comm, &f->comms, "Only these thread names (comm[,comm...])");
+  Add(app, n.cpu, &f->cpus, "Only these CPUs (0,2-3)");
+  Add(app, n.device, &f->devices, "Only these block devices (MAJ:MIN[,MAJ:MIN] or MAJ,MIN)");
+}
+
+std::optional<FilterOptions> ResolveFilter(const FilterFlags& f, std::string_view cmd) {
+  FilterOptions o;
+  auto comms = [](std::string_view s) -> absl::StatusOr<std::vector<std::string>> {
+    std::vector<std::string> v = ParseCommList(s);
+    if (v.empty()) return absl::InvalidArgumentError("empty list");
+    return v;
+  };
+  if (!Collect(f.time, "--time", cmd, ParseTimeRanges, &o.time) ||
+      !Collect(f.pids, "--pid", cmd, ParseIdList, &o.pids) ||
+      !Collect(f.tids, "--tid", cmd, ParseIdList, &o.tids) ||
+      !Collect(f.comms, "--comm", cmd, comms, &o.comms) ||
+      !Collect(f.cpus, "--cpu", cmd, ParseIdList, &o.cpus) ||
+      !Collect(f.devices, "--device", cmd, ParseDeviceList, &o.devices))
+    return std::nullopt;
+  return o;
+}
+
+}  // namespace tk::cli
