@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "core/absl_compat.h"
 
 namespace tk {
@@ -13,13 +14,8 @@ constexpr int64_t kNsPerSec = 1000000000;
 
 std::vector<std::string_view> Split(std::string_view s, char sep) {
   std::vector<std::string_view> out;
-  size_t i = 0;
-  while (true) {
-    size_t j = s.find(sep, i);
-    out.push_back(s.substr(i, j == std::string_view::npos ? std::string_view::npos : j - i));
-    if (j == std::string_view::npos) return out;
-    i = j + 1;
-  }
+  for (absl::string_view part : absl::StrSplit(AV(s), sep)) out.push_back(SV(part));
+  return out;
 }
 
 bool ParseUint(std::string_view s, uint64_t max, uint64_t* out) {

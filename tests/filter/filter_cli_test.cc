@@ -16,26 +16,21 @@ const Args kSymbols = {"--no-buildid-cache", "--no-host-kallsyms", "--kallsyms",
                        SourcePath("testdata/perf_data/symfs")};
 
 std::string AData() { return Fixture("testdata/perf_data/a.data"); }
-std::string Reference(const std::string& name) { return Fixture("testdata/filter/perf/" + name); }
 
 // ---- tk fold ----
 
 // perf script FILTER | stackcollapse equals tk fold FILTER: tk folds perf's filtered text
 // (tk fold of `perf script` text is stackcollapse-perf.pl's output, tests/fold).
 TEST(FoldFilter, SamplesAreThePerfScriptFiltersOnes) {
-  struct Case {
-    Args filter;
-    const char* reference;
-  };
-  const Case cases[] = {
+  const RefCase cases[] = {
       {{"-p", "17917"}, "a.pid-17917.script"},
       {{"--comm", "workload"}, "a.comms-workload.script"},
       {{"-C", "1", "--time", "2477.05,2477.08"}, "a.cpu-1-time.script"},
       {{"--time", "2477.01,2477.02 2477.08,2477.09"}, "a.time-ranges.script"},
   };
-  for (const Case& c : cases) {
+  for (const RefCase& c : cases) {
     SCOPED_TRACE(::testing::PrintToString(c.filter));
-    std::string expected = RunOk({"fold"}, Reference(c.reference), false);
+    std::string expected = RunOk({"fold"}, PerfReference(c.reference), false);
     ASSERT_FALSE(expected.empty());
     for (const char* threads : {"1", "2"}) {
       EXPECT_EQ(RunOk(Cat(Cat({"fold", "--threads", threads}, kSymbols), c.filter), AData()),
@@ -147,11 +142,7 @@ std::vector<std::string> TkKeys(const std::string& jsonl) {
 }
 
 TEST(ScriptFilter, SameEventsAsPerfScriptWithTheSameFilter) {
-  struct Case {
-    Args filter;
-    const char* reference;
-  };
-  const Case cases[] = {
+  const RefCase cases[] = {
       {{}, "a.all.fields"},
       {{"--pid", "17917"}, "a.pid-17917.fields"},
       {{"-p", "17917,17166"}, "a.pid-list.fields"},
@@ -168,9 +159,9 @@ TEST(ScriptFilter, SameEventsAsPerfScriptWithTheSameFilter) {
       {{"--show-task-events", "--pid", "17917"}, "a.task-events-pid.fields"},
       {{"--show-task-events", "-C", "1"}, "a.task-events-cpu.fields"},
   };
-  for (const Case& c : cases) {
+  for (const RefCase& c : cases) {
     SCOPED_TRACE(::testing::PrintToString(c.filter));
-    std::vector<std::string> want = PerfKeys(Reference(c.reference));
+    std::vector<std::string> want = PerfKeys(PerfReference(c.reference));
     ASSERT_FALSE(want.empty());
     std::vector<std::string> got =
         TkKeys(RunOk(Cat(Cat({"script", "--json"}, kSymbols), c.filter), AData()));

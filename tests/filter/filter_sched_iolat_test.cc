@@ -17,11 +17,7 @@ std::string Sched() { return Fixture("testdata/recorded/sched/sched.perf.data");
 std::string Iolat() { return Fixture("testdata/recorded/iolat/writesync.trace.dat"); }
 
 TEST(SchedFilter, TimehistIsPerfSchedTimehist) {
-  struct Case {
-    Args args;
-    const char* reference;
-  };
-  const Case cases[] = {
+  const RefCase cases[] = {
       {{"-t", "17714"}, "sched.timehist-t17714.txt"},
       {{"--tid", "17714"}, "sched.timehist-t17714.txt"},
       {{"-p", "17713,17714", "-w"}, "sched.timehist-p-list-w.txt"},
@@ -31,11 +27,11 @@ TEST(SchedFilter, TimehistIsPerfSchedTimehist) {
       {{"--time", ",987.32"}, "sched.timehist-time-end.txt"},
       {{"--time", "987.49"}, "sched.timehist-start-only.txt"},
   };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(::testing::PrintToString(c.args));
-    std::string want = ReadFile(Fixture(std::string("testdata/filter/perf/") + c.reference));
+  for (const RefCase& c : cases) {
+    SCOPED_TRACE(::testing::PrintToString(c.filter));
+    std::string want = ReadFile(PerfReference(c.reference));
     ASSERT_FALSE(want.empty());
-    EXPECT_EQ(RunOk(Cat({"sched", "timehist", "--compat", "perf-6.1"}, c.args), Sched()), want);
+    EXPECT_EQ(RunOk(Cat({"sched", "timehist", "--compat", "perf-6.1"}, c.filter), Sched()), want);
   }
   // --comm (perf's timehist has none) selects the same rows as the task's tid.
   EXPECT_EQ(RunOk({"sched", "timehist", "--comm", "busy2"}, Sched()),
@@ -198,6 +194,53 @@ TEST(IolatFilter, CpuSplitsTheRequestsInEveryMode) {
   ASSERT_TRUE(r.contains("devices")) << report;
   ASSERT_EQ(r["devices"].size(), 1u) << report;
   EXPECT_EQ(r["devices"][0]["dev"], "7,0");
+}
+
+}  // namespace
+}  // namespace tk::testing
+
+namespace tk::testing {
+namespace {
+
+// Every mode with every filter: the same output from the file and from stdin, and not the
+// unfiltered output (each filter here selects a part of these recordings).
+TEST(FilterMatrix, EveryModeEveryFilterFileAndStdin) {
+  struct Input {
+    std::string file;
+    std::vector<Args> modes;
+    std::vector<Args> filters;
+  };
+  const Input inputs[] = {
+      {Sched(),
+       {{"sched", "latency"}, {"sched", "timehist"}, {"sched", "hist"}, {"sched", "top", "-n", "100000"},
+        {"sched", "util"}},
+       {{"--pid", "17714"}, {"--tid", "17714"}, {"--comm", "busy2"}, {"--cpu", "1"},
+        {"--time", "987.3,987.4"}}},
+      {Iolat(),
+       {{"iolat"}, {"iolat", "latency"}, {"iolat", "hist"}, {"iolat", "top", "-n", "100000"}, {"iolat", "log"}},
+       {{"--pid", "14380"}, {"--tid", "14380"}, {"--comm", "dd"}, {"-C", "1"}, {"-d", "7,1"},
+        {"--time", "910.2,"}}},
+  };
+  for (const Input& in : inputs) {
+    for (const Args& mode : in.modes) {
+      std::string all = RunTk(Cat(mode, {in.file})).out;
+      ASSERT_FALSE(all.empty());
+      for (const Args& f : in.filters) {
+        const bool util = mode.back() == "util";
+        if (util && f[0] != "--cpu" && f[0] != "--time") continue;  // refused: per-CPU table
+        SCOPED_TRACE(::testing::PrintToString(Cat(mode, f)));
+        RunResult r = RunTk(Cat(Cat(mode, f), {in.file}));
+        RunResult s = RunTk(Cat(Cat(mode, f), {"-"}), in.file);
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_EQ(s.exit_code, 0) << s.err;
+        std::string from_stdin = s.out;  // the iolat report names its input
+        for (size_t at; (at = from_stdin.find("<stdin>")) != std::string::npos;)
+          from_stdin.replace(at, 7, in.file);
+        EXPECT_EQ(from_stdin, r.out);
+        EXPECT_NE(r.out, all);
+      }
+    }
+  }
 }
 
 }  // namespace

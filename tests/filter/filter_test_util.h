@@ -12,6 +12,13 @@ namespace tk::testing {
 
 using Args = std::vector<std::string>;
 
+// Filter flags and the file (under testdata/filter/perf/) perf wrote under the same filter.
+struct RefCase {
+  Args filter;
+  const char* reference;
+};
+
+
 inline Args Cat(Args a, const Args& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
@@ -46,6 +53,10 @@ inline std::string Fixture(const std::string& rel) {
   std::string p = SourcePath(rel);
   EXPECT_TRUE(FileExists(p)) << p;
   return p;
+}
+
+inline std::string PerfReference(const std::string& name) {
+  return Fixture("testdata/filter/perf/" + name);
 }
 
 }  // namespace tk::testing

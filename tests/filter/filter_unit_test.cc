@@ -161,18 +161,11 @@ TEST(FilterSink, SideBandIsFilteredByCpuOnly) {
 
 // The time of a `perf script` event block: its header's "SEC.USEC:" word.
 int64_t BlockTime(std::string_view block) {
-  std::string_view header = block.substr(0, block.find('\n'));
-  size_t at = 0;
-  while (at < header.size()) {
-    size_t end = header.find(' ', at);
-    if (end == std::string_view::npos) end = header.size();
-    std::string_view w = header.substr(at, end - at);
-    at = end + 1;
-    if (w.size() > 1 && w.back() == ':' && w.find('.') != std::string_view::npos &&
-        w.find_first_not_of("0123456789.:") == std::string_view::npos) {
-      absl::StatusOr<std::vector<TimeRange>> t = ParseTimeRanges(w.substr(0, w.size() - 1));
-      if (t.ok()) return t->front().start_ns;
-    }
+  std::istringstream header(std::string(block.substr(0, block.find('\n'))));
+  for (std::string w; header >> w;) {
+    if (w.size() < 2 || w.back() != ':' || w.find('.') == std::string::npos) continue;
+    absl::StatusOr<std::vector<TimeRange>> t = ParseTimeRanges(w.substr(0, w.size() - 1));
+    if (t.ok()) return t->front().start_ns;
   }
   return -1;
 }
