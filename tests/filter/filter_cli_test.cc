@@ -2,6 +2,8 @@
 // stdin: against perf script's own output under the same filter (testdata/filter/perf/, made
 // by testdata/filter/perf-reference.sh), and as the post-filter of the unfiltered output.
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <regex>
 
 #include "gtest/gtest.h"
@@ -83,6 +85,52 @@ TEST(FoldFilter, EqualsGrepOfTheAnnotatedOutput) {
               GrepRoot(plain, [&](const std::string& r) { return r == c; }))
         << c;
   }
+}
+
+// A `perf script` text of at least 4 MiB (where tk fold cuts mapped text in two halves),
+// in time order: system-wide-g.txt 40 times, copy k shifted by 10k seconds.
+std::string BigText() {
+  static const std::regex kTime(R"((\s)(\d+)\.(\d{6}):)");
+  std::string one = ReadFile(Fixture("testdata/fold/system-wide-g.txt")), out;
+  for (int k = 0; k < 40; ++k) {
+    for (const std::string& l : Lines(one)) {
+      std::smatch m;
+      if (!l.empty() && l[0] != '\t' && l[0] != ' ' && std::regex_search(l, m, kTime)) {
+        out += m.prefix().str() + m[1].str() + std::to_string(std::stol(m[2]) + 10 * k) + "." +
+               m[3].str() + ":" + m.suffix().str() + "\n";
+      } else {
+        out += l + "\n";
+      }
+    }
+  }
+  return out;
+}
+
+// The two-thread text path gives the one-thread output under every filter (through the
+// binary; tests/filter/filter_unit_test.cc checks the path is taken).
+TEST(FoldFilter, TwoThreadTextPathEqualsOneThread) {
+  std::string text = BigText();
+  ASSERT_GE(text.size(), 4u << 20);
+  std::string path = ::testing::TempDir() + "/tk-filter-big.txt";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+  }
+  std::string all = RunOk({"fold", "--tid"}, path, false);
+  const Args filters[] = {{"-C", "1"},
+                          {"--comm", "cc1plus"},
+                          {"-p", "4743"},
+                          {"-t", "4846"},
+                          {"--time", "1653.0,1773.5"},  // copies 13 to 25: across the cut
+                          {"--time", ",1563.5 1873.0,", "-C", "0"}};
+  for (const Args& f : filters) {
+    SCOPED_TRACE(::testing::PrintToString(f));
+    std::string one = RunOk(Cat({"fold", "--tid", "--threads", "1"}, f), path, false);
+    EXPECT_EQ(RunOk(Cat({"fold", "--tid", "--threads", "2"}, f), path, false), one);
+    EXPECT_FALSE(one.empty());
+    EXPECT_NE(one, all);
+  }
+  std::remove(path.c_str());
 }
 
 // ---- tk script ----
