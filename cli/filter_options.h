@@ -36,7 +36,10 @@ struct FilterNames {
 void AddFilterOptions(CLI::App* app, FilterFlags* flags, const FilterNames& names = {});
 
 // Parses `flags`. A bad value prints "tk CMD: --flag: what" and gives nullopt (exit 2).
-std::optional<FilterOptions> ResolveFilter(const FilterFlags& flags, std::string_view cmd);
+// A percent --time ("10%/2") is resolved against the sample span in the header of `path`,
+// which must then be a perf.data file (as perf, which takes the span from there).
+std::optional<FilterOptions> ResolveFilter(const FilterFlags& flags, std::string_view cmd,
+                                           const std::string& path);
 
 }  // namespace tk::cli
 

@@ -68,7 +68,7 @@ int RunFold(int argc, char** argv) {
   AddFilterOptions(&app, &ff, fnames);
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
   if (int rc = CheckOffCpuFlags(app, offcpu); rc >= 0) return rc;
-  std::optional<FilterOptions> fopts = ResolveFilter(ff, "fold");
+  std::optional<FilterOptions> fopts = ResolveFilter(ff, "fold", path);
   if (!fopts) return kExitUsage;
   const Filter filter(std::move(*fopts));
   if (all) fo.names.annotate_kernel = fo.names.annotate_jit = true;

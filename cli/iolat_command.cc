@@ -81,7 +81,7 @@ int RunIolat(int argc, char** argv) {
   app.add_option("--writers", opts.top_writers, "writers listed per device in the report")
       ->capture_default_str();
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
-  std::optional<FilterOptions> filter = ResolveFilter(common.filter, "iolat");
+  std::optional<FilterOptions> filter = ResolveFilter(common.filter, "iolat", common.path);
   if (!filter) return kExitUsage;
   opts.filter = std::move(*filter);
 

@@ -209,7 +209,7 @@ int RunSched(int argc, char** argv) {
 
   if (int rc = ParseArgs(app, static_cast<int>(args.size()), args.data()); rc >= 0) return rc;
   CLI::App* sub = app.get_subcommands().front();
-  std::optional<FilterOptions> filter = ResolveFilter(ff, "sched " + sub->get_name());
+  std::optional<FilterOptions> filter = ResolveFilter(ff, "sched " + sub->get_name(), path);
   if (!filter) return kExitUsage;
   if (lat->parsed()) return RunLatency(path, lf, std::move(*filter));
   if (th->parsed()) return RunTimehist(path, tf, std::move(*filter));

@@ -36,7 +36,7 @@ int RunScript(int argc, char** argv) {
   fnames.comm = "-c,--comms,--comm";  // perf script's -c/--comms
   AddFilterOptions(&app, &ff, fnames);
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
-  std::optional<FilterOptions> fopts = ResolveFilter(ff, "script");
+  std::optional<FilterOptions> fopts = ResolveFilter(ff, "script", path);
   if (!fopts) return kExitUsage;
   const Filter filter(std::move(*fopts));
   if (ns) sopts.time_digits = 9;

@@ -1,6 +1,8 @@
 #include "core/filter.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <variant>
 
 #include "absl/strings/str_cat.h"
@@ -57,9 +59,8 @@ uint64_t DevKey(uint32_t major, uint32_t minor) {
 }  // namespace
 
 absl::StatusOr<std::vector<TimeRange>> ParseTimeRanges(std::string_view s) {
-  if (s.find('%') != std::string_view::npos)
-    return BadTime(s, "percent ranges are not supported (tk reads the trace once and does not "
-                      "know its end before it): give START,END in seconds");
+  if (IsPercentTime(s))
+    return BadTime(s, "percent ranges need the first and last sample time of a perf.data file");
   std::vector<TimeRange> out;
   for (std::string_view one : Split(s, ' ')) {
     if (one.empty()) continue;
@@ -71,9 +72,73 @@ absl::StatusOr<std::vector<TimeRange>> ParseTimeRanges(std::string_view s) {
         (!b.empty() && !ParseSeconds(b, &r.end_ns)))
       return BadTime(s, "want START,END in seconds (either may be empty)");
     if (r.end_ns && r.end_ns < r.start_ns) return BadTime(s, "END is before START");
+    // perf_time__parse_strs: each range ends before the next starts (an open end passes).
+    if (!out.empty() && out.back().end_ns >= r.start_ns)
+      return BadTime(s, "ranges must be in time order and not overlap");
     out.push_back(r);
   }
   if (out.empty()) return BadTime(s, "empty");
+  return out;
+}
+
+namespace {
+
+// "12.5%" -> 0.125 (perf's parse_percent: strtod must take everything before the '%').
+bool ParsePercent(std::string_view s, double* frac) {
+  if (s.size() < 2 || s.back() != '%') return false;
+  std::string num(s.substr(0, s.size() - 1));
+  char* end = nullptr;
+  double d = std::strtod(num.c_str(), &end);
+  if (end != num.c_str() + num.size()) return false;
+  *frac = d / 100.0;
+  return true;
+}
+
+// perf's set_percent_time.
+bool PercentSlice(double from, double to, int64_t first, int64_t last, TimeRange* r) {
+  if (from < 0.0 || from > 1.0 || to < 0.0 || to > 1.0) return false;
+  const double total = static_cast<double>(last - first);
+  r->start_ns = first + static_cast<int64_t>(std::round(from * total));
+  r->end_ns = first + static_cast<int64_t>(std::round(to * total));
+  if (r->end_ns > r->start_ns && r->end_ns != last) r->end_ns -= 1;
+  return true;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<TimeRange>> ParsePercentRanges(std::string_view s, int64_t first,
+                                                          int64_t last) {
+  auto bad = [&s] { return BadTime(s, "want P%/N, A%-B% (several separated by ',') or P%"); };
+  if (first <= 0 && last <= 0)
+    return BadTime(s, "the input records no first/last sample time (perf.data's header has it)");
+  std::vector<TimeRange> out;
+  const bool slash = s.find('/') != std::string_view::npos;
+  const bool dash = !slash && s.find('-') != std::string_view::npos;
+  if (!slash && !dash) {  // "P%": the first P percent, one range
+    double p = 0;
+    TimeRange r;
+    if (!ParsePercent(s, &p) || !PercentSlice(0, p, first, last, &r)) return bad();
+    return std::vector<TimeRange>{r};
+  }
+  for (std::string_view piece : Split(s, ',')) {
+    double a = 0, b = 0;
+    size_t sep = piece.find(slash ? '/' : '-');
+    if (sep == std::string_view::npos) return bad();
+    if (slash) {
+      uint64_t n = 0;
+      if (!ParsePercent(piece.substr(0, sep), &a) || a <= 0 ||
+          !ParseUint(piece.substr(sep + 1), INT32_MAX, &n))
+        return bad();
+      b = a * static_cast<double>(n);
+      a *= static_cast<double>(n) - 1;
+    } else if (!ParsePercent(piece.substr(0, sep), &a) ||
+               !ParsePercent(piece.substr(sep + 1), &b)) {
+      return bad();
+    }
+    TimeRange r;
+    if (!PercentSlice(a, b, first, last, &r)) return bad();
+    out.push_back(r);
+  }
   return out;
 }
 

@@ -14,9 +14,10 @@
 //
 // Time ranges follow perf's --time (util/time-utils.c): "START,END" in trace seconds with up
 // to 9 decimals, either side may be empty (open), both ends inclusive; several ranges
-// separated by spaces ("1.5,2 3,3.5") select their union; an event without a time (or time
-// 0) is never dropped. perf's percent forms ("10%/2", "0%-10%") are refused: they need the
-// trace's first and last time before the first event is read.
+// separated by spaces ("1.5,2 3,3.5", in order, not overlapping) select their union; an event
+// without a time (or time 0) is never dropped. perf's percent forms ("10%/2", "0%-10%,30%-40%",
+// "25%") are slices of [first, last] sample time, which perf.data records in its header: they
+// are resolved before the parse (ParsePercentRanges), so only where that header exists.
 #ifndef TK_CORE_FILTER_H_
 #define TK_CORE_FILTER_H_
 
@@ -61,7 +62,14 @@ struct FilterOptions {
 };
 
 // perf's --time: one or more "START,END" ranges separated by spaces (see the file comment).
+// A percent form is an error here (it needs the trace's span: ParsePercentRanges).
 absl::StatusOr<std::vector<TimeRange>> ParseTimeRanges(std::string_view s);
+inline bool IsPercentTime(std::string_view s) { return s.find('%') != std::string_view::npos; }
+// perf's percent forms over the sample span [first_ns, last_ns]: "P%/N" the Nth slice of P
+// percent, "A%-B%" from A to B percent, several of one kind separated by ',', "P%" the first
+// P percent. A slice ends 1 ns before the next one starts (except at the end of the trace).
+absl::StatusOr<std::vector<TimeRange>> ParsePercentRanges(std::string_view s, int64_t first_ns,
+                                                          int64_t last_ns);
 // "1,3,5-7" (a range expands; at most 65536 ids in one range).
 absl::StatusOr<std::vector<int32_t>> ParseIdList(std::string_view s);
 // "sh,cc1plus" (perf's --comms list; a comm cannot contain ',' here).

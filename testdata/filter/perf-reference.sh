@@ -37,6 +37,11 @@ ps time-open-start --time ,2477.02
 ps time-open-end --time 2477.1,
 ps time-ranges --time '2477.01,2477.02 2477.08,2477.09'
 
+ps pct-slice --time 10%/2
+ps pct-slices --time 10%/1,10%/3
+ps pct-dash --time 0%-10%,30%-40%
+ps pct-one --time 25%
+ps pct-cpu-dash --time 12.5%-50% -C 0
 ps pid-cpu-time --pid 17917,17918 -C 0 --time 2477.02,
 ps task-events-pid --show-task-events --pid 17917
 ps task-events-cpu --show-task-events -C 1

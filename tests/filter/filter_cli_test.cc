@@ -203,6 +203,12 @@ TEST(ScriptFilter, SameEventsAsPerfScriptWithTheSameFilter) {
       {{"--time", "2477.1,"}, "a.time-open-end.fields"},
       {{"--time", "2477.01,2477.02 2477.08,2477.09"}, "a.time-ranges.fields"},
       {{"--pid", "17917,17918", "-C", "0", "--time", "2477.02,"}, "a.pid-cpu-time.fields"},
+      // Percent forms: slices of the header's first..last sample time.
+      {{"--time", "10%/2"}, "a.pct-slice.fields"},
+      {{"--time", "10%/1,10%/3"}, "a.pct-slices.fields"},
+      {{"--time", "0%-10%,30%-40%"}, "a.pct-dash.fields"},
+      {{"--time", "25%"}, "a.pct-one.fields"},
+      {{"--time", "12.5%-50%", "-C", "0"}, "a.pct-cpu-dash.fields"},
       // Side-band records: perf script applies only -C to them.
       {{"--show-task-events", "--pid", "17917"}, "a.task-events-pid.fields"},
       {{"--show-task-events", "-C", "1"}, "a.task-events-cpu.fields"},
@@ -211,8 +217,10 @@ TEST(ScriptFilter, SameEventsAsPerfScriptWithTheSameFilter) {
     SCOPED_TRACE(::testing::PrintToString(c.filter));
     std::vector<std::string> want = PerfKeys(PerfReference(c.reference));
     ASSERT_FALSE(want.empty());
+    // Percent ranges need the file's header: not from stdin.
+    const bool pct = c.filter.size() > 1 && c.filter[1].find('%') != std::string::npos;
     std::vector<std::string> got =
-        TkKeys(RunOk(Cat(Cat({"script", "--json"}, kSymbols), c.filter), AData()));
+        TkKeys(RunOk(Cat(Cat({"script", "--json"}, kSymbols), c.filter), AData(), !pct));
     EXPECT_EQ(got, want) << UnifiedDiff(::testing::PrintToString(want),
                                         ::testing::PrintToString(got));
   }
@@ -317,6 +325,12 @@ TEST(FilterUsage, BadValuesAreOneLineUsageErrors) {
   }
   RunResult pct = RunTk({"script", "--time", "0%-10%", in});
   EXPECT_NE(pct.err.find("percent"), std::string::npos) << pct.err;
+  // Percent ranges come from perf.data's header: not on stdin, not on text.
+  RunResult pipe = RunTk({"script", "--time", "10%/2", "-"}, AData());
+  EXPECT_EQ(pipe.exit_code, 2);
+  EXPECT_NE(pipe.err.find("stdin"), std::string::npos) << pipe.err;
+  EXPECT_EQ(RunTk({"script", "--time", "10%/0", AData()}).exit_code, 2);
+  EXPECT_EQ(RunTk({"script", "--time", "1,3 2,4", AData()}).exit_code, 2);  // overlap (perf)
 }
 
 TEST(FilterUsage, EveryCommandListsItsFilters) {

@@ -38,6 +38,28 @@ TEST(ParseTimeRanges, RefusesWhatPerfRefuses) {
   EXPECT_FALSE(ParseTimeRanges("0%-10%,30%-40%").ok());
 }
 
+TEST(ParseTimeRanges, SeveralRangesInOrderAsPerf) {
+  EXPECT_TRUE(ParseTimeRanges("1, 3,4").ok());   // an open end before a later range passes
+  EXPECT_FALSE(ParseTimeRanges("3,4 1,2").ok());  // out of order
+  EXPECT_FALSE(ParseTimeRanges("1,3 2,4").ok());  // overlapping
+  EXPECT_FALSE(ParseTimeRanges("1,2 2,3").ok());  // touching (perf: end >= next start)
+}
+
+TEST(ParsePercentRanges, SlicesOfTheSampleSpan) {
+  using V = std::vector<TimeRange>;
+  // span 1000..2000: a slice ends 1 ns before the next starts, except at the end.
+  EXPECT_EQ(*ParsePercentRanges("10%/2", 1000, 2000), (V{{1100, 1199}}));
+  EXPECT_EQ(*ParsePercentRanges("10%/1,10%/3", 1000, 2000), (V{{1000, 1099}, {1200, 1299}}));
+  EXPECT_EQ(*ParsePercentRanges("0%-10%,30%-40%", 1000, 2000), (V{{1000, 1099}, {1300, 1399}}));
+  EXPECT_EQ(*ParsePercentRanges("25%", 1000, 2000), (V{{1000, 1249}}));
+  EXPECT_EQ(*ParsePercentRanges("50%/2", 1000, 2000), (V{{1500, 2000}}));
+  EXPECT_EQ(*ParsePercentRanges("12.5%-12.5%", 1000, 2000), (V{{1125, 1125}}));
+  for (const char* bad : {"10%/0", "10%/11", "0%/1", "x%/1", "10%/1,0%-5%", "10%,20%", "-5%-10%",
+                          "10%-110%", "10", "5%x"})
+    EXPECT_FALSE(ParsePercentRanges(bad, 1000, 2000).ok()) << bad;
+  EXPECT_FALSE(ParsePercentRanges("10%/1", 0, 0).ok());  // no span recorded
+}
+
 TEST(ParseLists, IdsCommsDevices) {
   EXPECT_EQ(*ParseIdList("1,3-5"), (std::vector<int32_t>{1, 3, 4, 5}));
   EXPECT_EQ(*ParseIdList("7"), (std::vector<int32_t>{7}));
