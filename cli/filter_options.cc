@@ -56,7 +56,7 @@ absl::StatusOr<std::pair<int64_t, int64_t>> SampleSpan(const std::string& path) 
 void AddFilterOptions(CLI::App* app, FilterFlags* f, const FilterNames& n) {
   Add(app, n.time, &f->time,
       "Only START,END (trace seconds as printed, either side may be empty; several ranges "
-      "separated by spaces), as perf's --time");
+      "separated by spaces; on perf.data also perf's 10%/2, 0%-10%), as perf's --time");
   Add(app, n.pid, &f->pids, "Only these process ids (1,2,5-7)");
   Add(app, n.tid, &f->tids, "Only these thread ids");
   Add(app, n.comm, &f->comms, "Only these thread names (comm[,comm...])");

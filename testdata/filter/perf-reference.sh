@@ -8,6 +8,7 @@
 # perf/a.FILTER.fields   perf script -F comm,pid,tid,cpu,time,event of testdata/perf_data/a.data
 #                        (perf record -a -g: 2 CPUs, several processes) under each filter
 # perf/a.FILTER.script   the same with perf script's default fields and stacks (for tk fold)
+# perf/sched.*.fields    perf script -F ... of testdata/recorded/sched/sched.perf.data (tracepoints)
 # perf/sched.timehist-*  perf sched timehist of testdata/recorded/sched/sched.perf.data
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -49,6 +50,13 @@ pss pid-17917 --pid 17917
 pss comms-workload --comms workload
 pss cpu-1-time -C 1 --time 2477.05,2477.08
 pss time-ranges --time '2477.01,2477.02 2477.08,2477.09'
+# Tracepoints recorded by perf: the task is the sample's (for sched_switch, the task leaving).
+sf() {  # NAME FILTER...
+  name=$1; shift
+  perf script -i "$sched" -F comm,pid,tid,cpu,time,event "$@" 2>/dev/null > "$out/sched.$name.fields"
+}
+sf pid-17714 --pid 17714
+sf comms-time-cpu --comms sleep,busy1 --time 987.4, -C 0
 th() {  # NAME ARGS...
   name=$1; shift
   perf sched timehist -i "$sched" "$@" > "$out/sched.timehist-$name.txt" 2>/dev/null

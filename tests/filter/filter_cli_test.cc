@@ -189,6 +189,23 @@ std::vector<std::string> TkKeys(const std::string& jsonl) {
   return out;
 }
 
+// tk script --json FILTER FILE selects the events of perf's `-F comm,pid,tid,cpu,time,event`
+// output under the same filter.
+template <size_t N>
+void ExpectPerfScriptEvents(const std::string& file, const RefCase (&cases)[N]) {
+  for (const RefCase& c : cases) {
+    SCOPED_TRACE(::testing::PrintToString(c.filter));
+    std::vector<std::string> want = PerfKeys(PerfReference(c.reference));
+    ASSERT_FALSE(want.empty());
+    // Percent ranges need the file's header: not from stdin.
+    const bool pct = c.filter.size() > 1 && c.filter[1].find('%') != std::string::npos;
+    std::vector<std::string> got =
+        TkKeys(RunOk(Cat(Cat({"script", "--json"}, kSymbols), c.filter), file, !pct));
+    EXPECT_EQ(got, want) << UnifiedDiff(::testing::PrintToString(want),
+                                        ::testing::PrintToString(got));
+  }
+}
+
 TEST(ScriptFilter, SameEventsAsPerfScriptWithTheSameFilter) {
   const RefCase cases[] = {
       {{}, "a.all.fields"},
@@ -213,17 +230,16 @@ TEST(ScriptFilter, SameEventsAsPerfScriptWithTheSameFilter) {
       {{"--show-task-events", "--pid", "17917"}, "a.task-events-pid.fields"},
       {{"--show-task-events", "-C", "1"}, "a.task-events-cpu.fields"},
   };
-  for (const RefCase& c : cases) {
-    SCOPED_TRACE(::testing::PrintToString(c.filter));
-    std::vector<std::string> want = PerfKeys(PerfReference(c.reference));
-    ASSERT_FALSE(want.empty());
-    // Percent ranges need the file's header: not from stdin.
-    const bool pct = c.filter.size() > 1 && c.filter[1].find('%') != std::string::npos;
-    std::vector<std::string> got =
-        TkKeys(RunOk(Cat(Cat({"script", "--json"}, kSymbols), c.filter), AData(), !pct));
-    EXPECT_EQ(got, want) << UnifiedDiff(::testing::PrintToString(want),
-                                        ::testing::PrintToString(got));
-  }
+  ExpectPerfScriptEvents(AData(), cases);
+}
+
+// perf.data tracepoints: the task is the sample's (for sched_switch, the task leaving).
+TEST(ScriptFilter, TracepointsAsPerfScript) {
+  const RefCase cases[] = {
+      {{"--pid", "17714"}, "sched.pid-17714.fields"},
+      {{"--comms", "sleep,busy1", "--time", "987.4,", "-C", "0"}, "sched.comms-time-cpu.fields"},
+  };
+  ExpectPerfScriptEvents(Fixture("testdata/recorded/sched/sched.perf.data"), cases);
 }
 
 // The filter as a test-side predicate over one `tk script --json` object.
@@ -259,6 +275,9 @@ TEST(ScriptFilter, EqualsThePostFilterOnEveryFormat) {
     std::string in = Fixture(rel);
     std::vector<std::string> all = Lines(RunOk({"script", "--json"}, in, false));
     ASSERT_GT(all.size(), 100u);
+    std::vector<nlohmann::json> parsed;
+    parsed.reserve(all.size());
+    for (const std::string& l : all) parsed.push_back(nlohmann::json::parse(l));
     // Pick values from the data: the task of the middle event, the CPU of the last one, and a
     // window around the middle.
     nlohmann::json mid = nlohmann::json::parse(all[all.size() / 2]);
@@ -297,8 +316,8 @@ TEST(ScriptFilter, EqualsThePostFilterOnEveryFormat) {
     for (const Case& c : cases) {
       SCOPED_TRACE(::testing::PrintToString(c.args));
       std::string want;
-      for (const std::string& l : all)
-        if (c.pred(nlohmann::json::parse(l))) want += l + "\n";
+      for (size_t i = 0; i < all.size(); ++i)
+        if (c.pred(parsed[i])) want += all[i] + "\n";
       ASSERT_FALSE(want.empty());
       EXPECT_EQ(RunOk(Cat({"script", "--json"}, c.args), in), want);
     }
