@@ -83,7 +83,7 @@ int RunFold(int argc, char** argv) {
   // of perf.data samples; tk folds perf.data as that pipeline would.
   fo.pid_shown = format != Format::kPerfData && format != Format::kPerfDataPipe;
   fo.worker_thread = Threads(threads) >= 2;
-  if (offcpu.on()) return RunOffCpuFold(**in, popts, offcpu, fo, json, diag);
+  if (offcpu.on()) return RunOffCpuFold(**in, popts, offcpu, fo, filter.options(), json, diag);
   analyses::fold::FoldSink sink(fo);
   FilterSink filtered(filter, sink);
   EventSink& target = filter.empty() ? static_cast<EventSink&>(sink) : filtered;

@@ -367,3 +367,39 @@ TEST(FilterUsage, EveryCommandListsItsFilters) {
 
 }  // namespace
 }  // namespace tk::testing
+
+namespace tk::testing {
+namespace {
+
+uint64_t FoldedWeight(const std::string& folded) {
+  uint64_t n = 0;
+  for (const std::string& l : Lines(folded)) n += std::stoull(l.substr(l.rfind(' ') + 1));
+  return n;
+}
+
+// tk fold --off-cpu: an interval belongs to the thread and CPU of its switch-out and to the
+// time of its switch-in; the state machine still sees every switch.
+TEST(FoldFilter, OffCpuIntervalsOfTheChosenThreads) {
+  const std::string dir = "testdata/offcpu/";
+  const Args base = {"fold",        "--off-cpu", "--tid", "--no-buildid-cache",
+                     "--no-host-kallsyms", "--kallsyms", SourcePath(dir + "kallsyms"),
+                     "--symfs",     SourcePath(dir + "symfs")};
+  const std::string in = Fixture(dir + "offcpu.data");
+  std::string all = RunOk(base, in);
+  ASSERT_FALSE(all.empty());
+  for (const char* tid : {"610", "611", "32583"}) {
+    EXPECT_EQ(RunOk(Cat(base, {"-t", tid}), in),
+              GrepRoot(all, [&](const std::string& r) { return EndsWith(r, std::string("/") + tid); }))
+        << tid;
+  }
+  EXPECT_EQ(RunOk(Cat(base, {"--comm", "oc-main"}), in),
+            GrepRoot(all, [](const std::string& r) { return r.rfind("oc-main-", 0) == 0; }));
+  uint64_t c0 = FoldedWeight(RunOk(Cat(base, {"-C", "0"}), in, false));
+  uint64_t c1 = FoldedWeight(RunOk(Cat(base, {"-C", "1"}), in, false));
+  EXPECT_GT(c0, 0u);
+  EXPECT_GT(c1, 0u);
+  EXPECT_EQ(c0 + c1, FoldedWeight(all));
+}
+
+}  // namespace
+}  // namespace tk::testing
