@@ -26,7 +26,8 @@ bool Collect(const std::vector<std::string>& given, std::string_view flag, std::
   for (const std::string& g : given) {
     absl::StatusOr<std::vector<T>> v = parse(g);
     if (!v.ok()) {
-      Fail(std::string(cmd) + ": " + std::string(flag) + ": " + std::string(SV(v.status().message())),
+      Fail(std::string(cmd) + ": " + std::string(flag) + ": " +
+               std::string(SV(v.status().message())),
            kExitUsage);
       return false;
     }
@@ -43,8 +44,9 @@ absl::StatusOr<std::pair<int64_t, int64_t>> SampleSpan(const std::string& path) 
   std::optional<std::string_view> file = (*in)->mapped();
   absl::StatusOr<std::string_view> head = (*in)->Peek(8);
   if (!file || !head.ok() || DetectFormat(*head) != Format::kPerfData)
-    return absl::InvalidArgumentError("percent ranges need a perf.data file (its header has "
-                                      "the first and last sample time)");
+    return absl::InvalidArgumentError(
+        "percent ranges need a perf.data file (its header has "
+        "the first and last sample time)");
   absl::StatusOr<parsers::perf_data::Metadata> meta = parsers::perf_data::ReadFileHeader(*file);
   if (!meta.ok()) return meta.status();
   return std::make_pair(static_cast<int64_t>(meta->first_sample_time),

@@ -220,7 +220,8 @@ int RunSched(int argc, char** argv) {
     return RunSimple(path, a, top_json);
   }
   if (filter->has_task())
-    return Usage("util", "--pid/--tid/--comm: util is per CPU (timehist -s gives a task's run time)");
+    return Usage("util", "--pid/--tid/--comm: util is per CPU (timehist -s gives a task's "
+                         "run time)");
   sched::UtilOptions uopts;
   uopts.filter = std::move(*filter);
   sched::UtilAnalysis a(uopts);

@@ -46,7 +46,8 @@ int RunScript(int argc, char** argv) {
   analyses::script::ScriptSink sink(sopts, std::cout);
   FilterSink filtered(filter, sink);
   Diagnostics diag((*in)->name());
-  absl::Status st = ParseInput(**in, popts, filter.empty() ? static_cast<EventSink&>(sink) : filtered, diag);
+  EventSink& target = filter.empty() ? static_cast<EventSink&>(sink) : filtered;
+  absl::Status st = ParseInput(**in, popts, target, diag);
   if (!st.ok() && absl::IsCancelled(st) && !std::cout) {
     // The output failed (sink's only error): a closed pipe (`tk script | head`) is success.
     return errno == EPIPE ? kExitOk : Fail("error writing output", kExitUsage);

@@ -189,8 +189,7 @@ absl::StatusOr<std::vector<BlockDevice>> ParseDeviceList(std::string_view s) {
   }
   for (std::string_view tok : Split(s, ',')) {
     size_t colon = tok.find(':');
-    if (colon == std::string_view::npos ||
-        !one(tok.substr(0, colon), tok.substr(colon + 1), &out))
+    if (colon == std::string_view::npos || !one(tok.substr(0, colon), tok.substr(colon + 1), &out))
       return bad();
   }
   return out;

@@ -13,8 +13,11 @@
 namespace tk::testing {
 namespace {
 
-const Args kSymbols = {"--no-buildid-cache", "--no-host-kallsyms", "--kallsyms",
-                       SourcePath("testdata/perf_data/kallsyms"), "--symfs",
+const Args kSymbols = {"--no-buildid-cache",
+                       "--no-host-kallsyms",
+                       "--kallsyms",
+                       SourcePath("testdata/perf_data/kallsyms"),
+                       "--symfs",
                        SourcePath("testdata/perf_data/symfs")};
 
 std::string AData() { return Fixture("testdata/perf_data/a.data"); }
@@ -51,7 +54,8 @@ std::string GrepRoot(const std::string& folded, const std::function<bool(std::st
 }
 
 bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // fold -p X --pid == the "comm-X" lines of fold --pid; -t/--tid and --comm likewise, on text
@@ -286,7 +290,8 @@ TEST(ScriptFilter, EqualsThePostFilterOnEveryFormat) {
     int64_t t1 = JsonTime(nlohmann::json::parse(all[all.size() * 2 / 3]));
     int tid = mid["tid"], pid = mid["pid"] >= 0 ? mid["pid"].get<int>() : tid;
     auto secs = [](int64_t ns) {
-      return std::to_string(ns / 1000000000) + "." + std::to_string(1000000000 + ns % 1000000000).substr(1);
+      return std::to_string(ns / 1000000000) + "." +
+             std::to_string(1000000000 + ns % 1000000000).substr(1);
     };
     struct Case {
       Args args;
@@ -329,12 +334,17 @@ TEST(ScriptFilter, EqualsThePostFilterOnEveryFormat) {
 TEST(FilterUsage, BadValuesAreOneLineUsageErrors) {
   std::string in = Fixture("testdata/fold/proc-g.txt");
   const Args bad[] = {
-      {"fold", "--time", "abc"},        {"fold", "--time", "10%/2"},
-      {"fold", "-p", "x"},              {"script", "--tid", "5-3"},
-      {"script", "-C", ""},             {"script", "--comm", ","},
+      {"fold", "--time", "abc"},
+      {"fold", "--time", "10%/2"},
+      {"fold", "-p", "x"},
+      {"script", "--tid", "5-3"},
+      {"script", "-C", ""},
+      {"script", "--comm", ","},
       {"sched", "timehist", "--time", "1,2 3,4"},
-      {"sched", "util", "--pid", "1"},  {"sched", "latency", "--cpu", "a"},
-      {"iolat", "-d", "sda"},           {"iolat", "log", "--time", "2,1"},
+      {"sched", "util", "--pid", "1"},
+      {"sched", "latency", "--cpu", "a"},
+      {"iolat", "-d", "sda"},
+      {"iolat", "log", "--time", "2,1"},
   };
   for (const Args& a : bad) {
     RunResult r = RunTk(Cat(a, {in}));
@@ -353,9 +363,10 @@ TEST(FilterUsage, BadValuesAreOneLineUsageErrors) {
 }
 
 TEST(FilterUsage, EveryCommandListsItsFilters) {
-  const std::vector<Args> cmds = {{"fold"},           {"script"},       {"sched", "latency"},
-                                  {"sched", "timehist"}, {"sched", "hist"}, {"sched", "top"},
-                                  {"sched", "util"},  {"iolat"},        {"iolat", "log"}};
+  const std::vector<Args> cmds = {
+      {"fold"},          {"script"},       {"sched", "latency"}, {"sched", "timehist"},
+      {"sched", "hist"}, {"sched", "top"}, {"sched", "util"},    {"iolat"},
+      {"iolat", "log"}};
   for (const Args& c : cmds) {
     RunResult r = RunTk(Cat(c, {"--help"}));
     EXPECT_EQ(r.exit_code, 0);
@@ -381,15 +392,22 @@ uint64_t FoldedWeight(const std::string& folded) {
 // time of its switch-in; the state machine still sees every switch.
 TEST(FoldFilter, OffCpuIntervalsOfTheChosenThreads) {
   const std::string dir = "testdata/offcpu/";
-  const Args base = {"fold",        "--off-cpu", "--tid", "--no-buildid-cache",
-                     "--no-host-kallsyms", "--kallsyms", SourcePath(dir + "kallsyms"),
-                     "--symfs",     SourcePath(dir + "symfs")};
+  const Args base = {"fold",
+                     "--off-cpu",
+                     "--tid",
+                     "--no-buildid-cache",
+                     "--no-host-kallsyms",
+                     "--kallsyms",
+                     SourcePath(dir + "kallsyms"),
+                     "--symfs",
+                     SourcePath(dir + "symfs")};
   const std::string in = Fixture(dir + "offcpu.data");
   std::string all = RunOk(base, in);
   ASSERT_FALSE(all.empty());
   for (const char* tid : {"610", "611", "32583"}) {
-    EXPECT_EQ(RunOk(Cat(base, {"-t", tid}), in),
-              GrepRoot(all, [&](const std::string& r) { return EndsWith(r, std::string("/") + tid); }))
+    EXPECT_EQ(
+        RunOk(Cat(base, {"-t", tid}), in),
+        GrepRoot(all, [&](const std::string& r) { return EndsWith(r, std::string("/") + tid); }))
         << tid;
   }
   EXPECT_EQ(RunOk(Cat(base, {"--comm", "oc-main"}), in),

@@ -107,7 +107,8 @@ TEST(SchedFilter, HistAndTopKeepThatTasksDelays) {
   ASSERT_NE(at, std::string::npos) << text_all;
   size_t body = text_all.find('\n', at) + 1;
   EXPECT_EQ(text_all.compare(body, text_one.size(), text_one), 0)
-      << text_one << "\n----\n" << text_all.substr(body, text_one.size());
+      << text_one << "\n----\n"
+      << text_all.substr(body, text_one.size());
   EXPECT_EQ(HistCount(RunOk({"sched", "hist", "--json", "-C", "0"}, Sched(), false)) +
                 HistCount(RunOk({"sched", "hist", "--json", "-C", "1"}, Sched(), false)),
             HistCount(RunOk({"sched", "hist", "--json"}, Sched(), false)));
@@ -119,7 +120,8 @@ TEST(SchedFilter, HistAndTopKeepThatTasksDelays) {
   for (const json& e : all["top"])
     if (e["tid"] == 17714) want.push_back(e);
   ASSERT_GT(want.size(), 10u);
-  json got = json::parse(RunOk({"sched", "top", "-n", "100000", "--json", "--tid", "17714"}, Sched()));
+  json got =
+      json::parse(RunOk({"sched", "top", "-n", "100000", "--json", "--tid", "17714"}, Sched()));
   EXPECT_EQ(got["top"], want);
 }
 
@@ -212,13 +214,27 @@ TEST(FilterMatrix, EveryModeEveryFilterFileAndStdin) {
   };
   const Input inputs[] = {
       {Sched(),
-       {{"sched", "latency"}, {"sched", "timehist"}, {"sched", "hist"}, {"sched", "top", "-n", "100000"},
+       {{"sched", "latency"},
+        {"sched", "timehist"},
+        {"sched", "hist"},
+        {"sched", "top", "-n", "100000"},
         {"sched", "util"}},
-       {{"--pid", "17714"}, {"--tid", "17714"}, {"--comm", "busy2"}, {"--cpu", "1"},
+       {{"--pid", "17714"},
+        {"--tid", "17714"},
+        {"--comm", "busy2"},
+        {"--cpu", "1"},
         {"--time", "987.3,987.4"}}},
       {Iolat(),
-       {{"iolat"}, {"iolat", "latency"}, {"iolat", "hist"}, {"iolat", "top", "-n", "100000"}, {"iolat", "log"}},
-       {{"--pid", "14380"}, {"--tid", "14380"}, {"--comm", "dd"}, {"-C", "1"}, {"-d", "7,1"},
+       {{"iolat"},
+        {"iolat", "latency"},
+        {"iolat", "hist"},
+        {"iolat", "top", "-n", "100000"},
+        {"iolat", "log"}},
+       {{"--pid", "14380"},
+        {"--tid", "14380"},
+        {"--comm", "dd"},
+        {"-C", "1"},
+        {"-d", "7,1"},
         {"--time", "910.2,"}}},
   };
   for (const Input& in : inputs) {

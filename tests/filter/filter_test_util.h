@@ -18,7 +18,6 @@ struct RefCase {
   const char* reference;
 };
 
-
 inline Args Cat(Args a, const Args& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;

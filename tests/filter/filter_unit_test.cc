@@ -28,8 +28,8 @@ TEST(ParseTimeRanges, PerfForms) {
 }
 
 TEST(ParseTimeRanges, RefusesWhatPerfRefuses) {
-  for (const char* bad : {"", " ", "abc", "1.0000000001,", "2,1", "1,x", "-1,2", "1..2,",
-                          "1,2,3"}) {
+  for (const char* bad :
+       {"", " ", "abc", "1.0000000001,", "2,1", "1,x", "-1,2", "1..2,", "1,2,3"}) {
     EXPECT_FALSE(ParseTimeRanges(bad).ok()) << bad;
   }
   absl::StatusOr<std::vector<TimeRange>> pct = ParseTimeRanges("10%/2");
@@ -39,7 +39,7 @@ TEST(ParseTimeRanges, RefusesWhatPerfRefuses) {
 }
 
 TEST(ParseTimeRanges, SeveralRangesInOrderAsPerf) {
-  EXPECT_TRUE(ParseTimeRanges("1, 3,4").ok());   // an open end before a later range passes
+  EXPECT_TRUE(ParseTimeRanges("1, 3,4").ok());    // an open end before a later range passes
   EXPECT_FALSE(ParseTimeRanges("3,4 1,2").ok());  // out of order
   EXPECT_FALSE(ParseTimeRanges("1,3 2,4").ok());  // overlapping
   EXPECT_FALSE(ParseTimeRanges("1,2 2,3").ok());  // touching (perf: end >= next start)
@@ -169,12 +169,12 @@ TEST(FilterSink, SideBandIsFilteredByCpuOnly) {
     e.body = body;
     return e;
   };
-  ASSERT_TRUE(s.OnEvent(ev(5, 1, 150, Sample{})).ok());   // kept
-  ASSERT_TRUE(s.OnEvent(ev(6, 1, 150, Sample{})).ok());   // pid
-  ASSERT_TRUE(s.OnEvent(ev(5, 0, 150, Sample{})).ok());   // cpu
-  ASSERT_TRUE(s.OnEvent(ev(5, 1, 250, Sample{})).ok());   // time
-  ASSERT_TRUE(s.OnEvent(ev(7, 1, 999, Comm{})).ok());     // side band: CPU only -> kept
-  ASSERT_TRUE(s.OnEvent(ev(8, 0, 150, Fork{})).ok());     // side band on another CPU
+  ASSERT_TRUE(s.OnEvent(ev(5, 1, 150, Sample{})).ok());  // kept
+  ASSERT_TRUE(s.OnEvent(ev(6, 1, 150, Sample{})).ok());  // pid
+  ASSERT_TRUE(s.OnEvent(ev(5, 0, 150, Sample{})).ok());  // cpu
+  ASSERT_TRUE(s.OnEvent(ev(5, 1, 250, Sample{})).ok());  // time
+  ASSERT_TRUE(s.OnEvent(ev(7, 1, 999, Comm{})).ok());    // side band: CPU only -> kept
+  ASSERT_TRUE(s.OnEvent(ev(8, 0, 150, Fork{})).ok());    // side band on another CPU
   ASSERT_TRUE(s.Finish().ok());
   EXPECT_EQ(c.seen, (std::vector<int32_t>{5, 7}));
   EXPECT_EQ(s.dropped(), 4u);
@@ -212,9 +212,8 @@ std::string Fold(std::string_view text, int threads, const Filter* f,
 // fold's two-thread text path filters each half, the first-type scan and a refold: the same
 // output as one thread, and as folding the text with the unwanted events cut out.
 TEST(TextFoldFilter, TwoThreadsEqualOneAndThePreFilteredText) {
-  std::string text =
-      testing::ReadFile(testing::SourcePath("testdata/fold/proc-pidtid-g.txt")) +
-      testing::ReadFile(testing::SourcePath("testdata/fold/system-wide-g.txt"));
+  std::string text = testing::ReadFile(testing::SourcePath("testdata/fold/proc-pidtid-g.txt")) +
+                     testing::ReadFile(testing::SourcePath("testdata/fold/system-wide-g.txt"));
   ASSERT_GT(text.size(), 100000u);
   // A window that takes the end of the first file and the start of the second (both halves).
   const int64_t lo = 1520500000000, hi = 1523500000000;
