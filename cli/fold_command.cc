@@ -11,6 +11,7 @@
 #include "analyses/fold/text_fold.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/filter_options.h"
 #include "cli/fold_offcpu.h"
 #include "core/absl_compat.h"
 #include "core/diag.h"
@@ -60,8 +61,16 @@ int RunFold(int argc, char** argv) {
   AddSymbolOptions(app, &popts);
   OffCpuFlags offcpu;
   AddOffCpuFlags(app, &offcpu);
+  FilterFlags ff;
+  FilterNames fnames;  // --pid/--tid are stackcollapse-perf.pl's root annotations here
+  fnames.pid = "-p,--pids";
+  fnames.tid = "-t,--tids";
+  AddFilterOptions(&app, &ff, fnames);
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
   if (int rc = CheckOffCpuFlags(app, offcpu); rc >= 0) return rc;
+  std::optional<FilterOptions> fopts = ResolveFilter(ff, "fold", path);
+  if (!fopts) return kExitUsage;
+  const Filter filter(std::move(*fopts));
   if (all) fo.names.annotate_kernel = fo.names.annotate_jit = true;
 
   absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
@@ -74,8 +83,10 @@ int RunFold(int argc, char** argv) {
   // of perf.data samples; tk folds perf.data as that pipeline would.
   fo.pid_shown = format != Format::kPerfData && format != Format::kPerfDataPipe;
   fo.worker_thread = Threads(threads) >= 2;
-  if (offcpu.on()) return RunOffCpuFold(**in, popts, offcpu, fo, json, diag);
+  if (offcpu.on()) return RunOffCpuFold(**in, popts, offcpu, fo, filter.options(), json, diag);
   analyses::fold::FoldSink sink(fo);
+  FilterSink filtered(filter, sink);
+  EventSink& target = filter.empty() ? static_cast<EventSink&>(sink) : filtered;
 
   absl::Status st;
   if (format == Format::kPerfScriptText) {
@@ -83,12 +94,13 @@ int RunFold(int argc, char** argv) {
       analyses::fold::TextFoldOptions to;
       to.threads = Threads(threads);
       to.release_parsed_pages = true;  // Input::Open maps files read-only, privately
+      if (!filter.empty()) to.filter = &filter;
       st = analyses::fold::FoldText(*text, (*in)->name(), to, sink, diag);
     } else {
-      st = parsers::perf_script::NewPerfScriptParser(popts)->Parse(**in, sink, diag);
+      st = parsers::perf_script::NewPerfScriptParser(popts)->Parse(**in, target, diag);
     }
   } else {
-    st = ParseInput(**in, popts, sink, diag);
+    st = ParseInput(**in, popts, target, diag);
   }
   diag.PrintSummary();
   if (!sink.first_filtered().empty() && sink.samples() > 0) {

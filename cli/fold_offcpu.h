@@ -8,6 +8,7 @@
 #include "CLI/CLI.hpp"
 #include "analyses/offcpu/offcpu.h"
 #include "core/diag.h"
+#include "core/filter.h"
 #include "core/input.h"
 #include "parsers/parser.h"
 
@@ -32,7 +33,8 @@ int CheckOffCpuFlags(const CLI::App& app, const OffCpuFlags& flags);
 // Folds `in` off-CPU (or wakeup) style with `fold`'s roots and frame names; writes folded lines
 // or JSON to stdout, notes to stderr. Returns the exit code.
 int RunOffCpuFold(Input& in, const ParseOptions& popts, const OffCpuFlags& flags,
-                  const analyses::fold::FoldOptions& fold, bool json, Diagnostics& diag);
+                  const analyses::fold::FoldOptions& fold, const FilterOptions& filter,
+                  bool json, Diagnostics& diag);
 
 }  // namespace tk::cli
 

@@ -34,8 +34,10 @@ int CheckOffCpuFlags(const CLI::App& app, const OffCpuFlags& f) {
 }
 
 int RunOffCpuFold(Input& in, const ParseOptions& popts, const OffCpuFlags& flags,
-                  const analyses::fold::FoldOptions& fold, bool json, Diagnostics& diag) {
+                  const analyses::fold::FoldOptions& fold, const FilterOptions& filter,
+                  bool json, Diagnostics& diag) {
   analyses::offcpu::OffCpuOptions oo;
+  oo.filter = filter;
   oo.wakeup = flags.wakeup;
   oo.min_us = flags.min_us;
   oo.max_us = flags.max_us;

@@ -12,6 +12,7 @@
 #include "analyses/iolat/iolat.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/filter_options.h"
 #include "core/absl_compat.h"
 
 namespace tk::cli {
@@ -22,6 +23,7 @@ struct Common {
   std::string path = "perf.data";
   std::string mountinfo;
   bool json = false;
+  FilterFlags filter;
 };
 
 void AddCommon(CLI::App& app, Common* c) {
@@ -32,6 +34,9 @@ void AddCommon(CLI::App& app, Common* c) {
                  "A copy of /proc/self/mountinfo from the traced machine: maps devices to "
                  "mounts and tells a `sync` mount from O_SYNC/fsync in the application");
   app.add_flag("--json", c->json, "JSON output");
+  FilterNames names;
+  names.device = "-d,--device";
+  AddFilterOptions(&app, &c->filter, names);
 }
 
 }  // namespace
@@ -76,6 +81,9 @@ int RunIolat(int argc, char** argv) {
   app.add_option("--writers", opts.top_writers, "writers listed per device in the report")
       ->capture_default_str();
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
+  std::optional<FilterOptions> filter = ResolveFilter(common.filter, "iolat", common.path);
+  if (!filter) return kExitUsage;
+  opts.filter = std::move(*filter);
 
   if (lat->parsed()) opts.mode = iolat::Options::Mode::kLatency;
   if (hist->parsed()) opts.mode = iolat::Options::Mode::kHist;

@@ -13,6 +13,7 @@
 #include "analyses/sched/util.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/filter_options.h"
 #include "core/absl_compat.h"
 
 namespace tk::cli {
@@ -63,8 +64,9 @@ CLI::App* AddLatency(CLI::App& app, std::string* path, LatencyFlags* f) {
   return c;
 }
 
-int RunLatency(const std::string& path, const LatencyFlags& f) {
+int RunLatency(const std::string& path, const LatencyFlags& f, FilterOptions filter) {
   sched::LatencyOptions opts;
+  opts.filter = std::move(filter);
   absl::StatusOr<std::vector<sched::LatencySortKey>> keys = sched::ParseLatencySort(f.sort);
   if (!keys.ok()) return Usage("latency", SV(keys.status().message()));
   opts.sort = *keys;
@@ -81,7 +83,7 @@ int RunLatency(const std::string& path, const LatencyFlags& f) {
 
 struct TimehistFlags {
   sched::TimehistOptions opts;
-  std::string pids, tids, cpus, time, compat;
+  std::string compat;
 };
 
 CLI::App* AddTimehist(CLI::App& app, std::string* path, TimehistFlags* f) {
@@ -96,36 +98,18 @@ CLI::App* AddTimehist(CLI::App& app, std::string* path, TimehistFlags* f) {
   c->add_flag("-M,--migrations", o.show_migrations, "Show migration events");
   c->add_flag("--state", o.show_state,
               "Show the task state at switch-out; the summary splits sleep/iowait/preempt");
-  c->add_option("-p,--pid", f->pids, "Only these process ids (pid[,pid...])");
-  c->add_option("-t,--tid", f->tids, "Only these thread ids (tid[,tid...])");
-  c->add_option("-C,--cpu", f->cpus, "Only these CPUs (0,2-3)");
-  c->add_option("--time", f->time, "Time window START,STOP in seconds (either may be empty)");
   c->add_flag("--json", o.json, "JSON Lines: one object per row, then the summary (-s/-S)");
   c->add_option("--compat", f->compat, kCompatHelp);
   return c;
 }
 
-int RunTimehist(const std::string& path, TimehistFlags& f) {
+int RunTimehist(const std::string& path, TimehistFlags& f, FilterOptions filter) {
   sched::TimehistOptions& o = f.opts;
   if (o.summary_only && (o.show_wakeups || o.show_next))
     return Usage("timehist", "-s and -w/-n are mutually exclusive");
-  struct List {
-    const std::string& text;
-    std::vector<int32_t>* out;
-    const char* flag;
-  };
-  for (const List& l : {List{f.pids, &o.pids, "--pid"}, List{f.tids, &o.tids, "--tid"},
-                        List{f.cpus, &o.cpus, "--cpu"}}) {
-    if (l.text.empty()) continue;
-    absl::StatusOr<std::vector<int32_t>> v = sched::ParseIntList(l.text);
-    if (!v.ok()) return Usage("timehist", std::string(l.flag) + ": " + std::string(SV(v.status().message())));
-    *l.out = *v;
-  }
   if (!ParseCompat(f.compat, &o.perf61)) return Usage("timehist", "--compat: only perf-6.1");
-  if (!f.time.empty()) {
-    absl::Status st = sched::ParseTimeWindow(f.time, &o.start_ns, &o.end_ns);
-    if (!st.ok()) return Usage("timehist", SV(st.message()));
-  }
+  if (filter.time.size() > 1) return Usage("timehist", "--time: one START,END range (as perf)");
+  o.filter = std::move(filter);
   sched::TimehistAnalysis a(o, std::cout);
   if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;
   return FinishOutput(std::cout);
@@ -148,7 +132,8 @@ CLI::App* AddHist(CLI::App& app, std::string* path, HistFlags* f) {
   return c;
 }
 
-int RunHist(const std::string& path, HistFlags& f) {
+int RunHist(const std::string& path, HistFlags& f, FilterOptions filter) {
+  f.opts.filter = std::move(filter);
   if (f.per_process + f.per_thread + f.per_cpu > 1)
     return Usage("hist", "-P, -L and --per-cpu are mutually exclusive");
   using By = sched::HistOptions::By;
@@ -214,16 +199,34 @@ int RunSched(int argc, char** argv) {
   CLI::App* ut = app.add_subcommand("util", "per-CPU busy and idle time");
   AddInput(ut, &path);
   ut->add_flag("--json", util_json, "JSON");
+  FilterFlags ff;
+  FilterNames latency_names;  // perf sched latency's -p is --pids, its -C --CPU
+  latency_names.pid = "--pid";
+  latency_names.cpu = "--cpu";
+  FilterNames timehist_names;
+  timehist_names.tid = "-t,--tid";
+  AddFilterOptions(lat, &ff, latency_names);
+  AddFilterOptions(th, &ff, timehist_names);
+  for (CLI::App* c : {hi, tp, ut}) AddFilterOptions(c, &ff);
 
   if (int rc = ParseArgs(app, static_cast<int>(args.size()), args.data()); rc >= 0) return rc;
-  if (lat->parsed()) return RunLatency(path, lf);
-  if (th->parsed()) return RunTimehist(path, tf);
-  if (hi->parsed()) return RunHist(path, hf);
+  CLI::App* sub = app.get_subcommands().front();
+  std::optional<FilterOptions> filter = ResolveFilter(ff, "sched " + sub->get_name(), path);
+  if (!filter) return kExitUsage;
+  if (lat->parsed()) return RunLatency(path, lf, std::move(*filter));
+  if (th->parsed()) return RunTimehist(path, tf, std::move(*filter));
+  if (hi->parsed()) return RunHist(path, hf, std::move(*filter));
   if (tp->parsed()) {
+    topts.filter = std::move(*filter);
     sched::TopAnalysis a(topts);
     return RunSimple(path, a, top_json);
   }
-  sched::UtilAnalysis a;
+  if (filter->has_task())
+    return Usage("util", "--pid/--tid/--comm: util is per CPU (timehist -s gives a task's "
+                         "run time)");
+  sched::UtilOptions uopts;
+  uopts.filter = std::move(*filter);
+  sched::UtilAnalysis a(uopts);
   return RunSimple(path, a, util_json);
 }
 

@@ -6,6 +6,7 @@
 #include "analyses/script/script.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/filter_options.h"
 #include "core/absl_compat.h"
 #include "core/input.h"
 
@@ -30,14 +31,23 @@ int RunScript(int argc, char** argv) {
   app.add_flag("--show-task-events", sopts.show_task_events,
                "Also print COMM/FORK/EXIT records (perf.data side-band), as perf script does");
   AddSymbolOptions(app, &popts);
+  FilterFlags ff;
+  FilterNames fnames;
+  fnames.comm = "-c,--comms,--comm";  // perf script's -c/--comms
+  AddFilterOptions(&app, &ff, fnames);
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
+  std::optional<FilterOptions> fopts = ResolveFilter(ff, "script", path);
+  if (!fopts) return kExitUsage;
+  const Filter filter(std::move(*fopts));
   if (ns) sopts.time_digits = 9;
 
   absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
   if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
   analyses::script::ScriptSink sink(sopts, std::cout);
+  FilterSink filtered(filter, sink);
   Diagnostics diag((*in)->name());
-  absl::Status st = ParseInput(**in, popts, sink, diag);
+  EventSink& target = filter.empty() ? static_cast<EventSink&>(sink) : filtered;
+  absl::Status st = ParseInput(**in, popts, target, diag);
   if (!st.ok() && absl::IsCancelled(st) && !std::cout) {
     // The output failed (sink's only error): a closed pipe (`tk script | head`) is success.
     return errno == EPIPE ? kExitOk : WriteError();

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -37,7 +38,7 @@ class FirstTypeSink final : public EventSink {
 // across the cut).
 class SpanSink final : public EventSink {
  public:
-  explicit SpanSink(FoldSink* fold) : fold_(fold) {}
+  explicit SpanSink(EventSink* fold) : fold_(fold) {}
   EventMask wants() const override { return fold_->wants(); }
   absl::Status OnEvent(const Event& e) override {
     if (e.ts_ns >= 0) {
@@ -49,18 +50,22 @@ class SpanSink final : public EventSink {
   int64_t first = -1, last = -1;
 
  private:
-  FoldSink* fold_;
+  EventSink* fold_;
 };
 
 absl::Status ParseInto(std::string_view text, const std::string& name,
-                       const PerfScriptOptions& ps, EventSink& sink, Diagnostics& diag) {
+                       const PerfScriptOptions& ps, const Filter* filter, EventSink& sink,
+                       Diagnostics& diag) {
   std::unique_ptr<Input> in = Input::FromString(text, name);
-  return NewPerfScriptParser(ParseOptions{}, ps)->Parse(*in, sink, diag);
+  if (!filter) return NewPerfScriptParser(ParseOptions{}, ps)->Parse(*in, sink, diag);
+  FilterSink filtered(*filter, sink);
+  return NewPerfScriptParser(ParseOptions{}, ps)->Parse(*in, filtered, diag);
 }
 
 struct Part {
   std::string_view text;
   PerfScriptOptions ps;
+  const Filter* filter = nullptr;
   std::ostringstream err;
   absl::Status status;
   int64_t first = -1, last = -1;
@@ -69,8 +74,11 @@ struct Part {
 
 void RunPart(Part* p, const std::string& name, FoldSink* fold) {
   Diagnostics diag(name, &p->err);
-  SpanSink span(fold);
-  p->status = ParseInto(p->text, name, p->ps, span, diag);
+  // The span is of every event (what a sequential parse checks the order of), filtered or not.
+  std::optional<FilterSink> filtered;
+  if (p->filter) filtered.emplace(*p->filter, *fold);
+  SpanSink span(filtered ? static_cast<EventSink*>(&*filtered) : fold);
+  p->status = ParseInto(p->text, name, p->ps, nullptr, span, diag);
   p->first = span.first;
   p->last = span.last;
   p->clean = p->status.ok() && diag.total_malformed() == 0 && diag.notes().empty();
@@ -117,7 +125,7 @@ absl::Status FoldText(std::string_view text, const std::string& name, const Text
   if (opt.threads >= 2 && text.size() >= opt.parallel_min_bytes && text.size() >= 2) {
     cut = FindSplit(text, text.size() / 2);
   }
-  if (cut == std::string_view::npos) return ParseInto(text, name, seq, out, diag);
+  if (cut == std::string_view::npos) return ParseInto(text, name, seq, opt.filter, out, diag);
 
   // The default event type comes from the first event of the whole text.
   std::string first_type;
@@ -125,7 +133,7 @@ absl::Status FoldText(std::string_view text, const std::string& name, const Text
     std::ostringstream ignored;
     Diagnostics quiet(name, &ignored);
     FirstTypeSink first;
-    (void)ParseInto(text, name, PerfScriptOptions{}, first, quiet);
+    (void)ParseInto(text, name, PerfScriptOptions{}, opt.filter, first, quiet);
     first_type = first.name;
   }
   FoldSink a(out.options()), b(out.options());
@@ -136,8 +144,10 @@ absl::Status FoldText(std::string_view text, const std::string& name, const Text
   Part pa, pb;
   pa.text = text.substr(0, cut);
   pa.ps = seq;
+  pa.filter = opt.filter;
   pb.text = text.substr(cut);
   pb.ps = seq;
+  pb.filter = opt.filter;
   std::thread t([&] {
     pb.ps.first_line = CountLines(pa.text, opt.release_parsed_pages) + 1;
     RunPart(&pb, name, &b);
@@ -150,7 +160,7 @@ absl::Status FoldText(std::string_view text, const std::string& name, const Text
     stats->refolded = true;
     // Something to report: fold again sequentially so messages are exactly a sequential run's.
     // (Pages already released are read back from the page cache.)
-    return ParseInto(text, name, seq, out, diag);
+    return ParseInto(text, name, seq, opt.filter, out, diag);
   }
   out.Merge(a);
   out.Merge(b);

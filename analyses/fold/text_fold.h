@@ -15,6 +15,7 @@
 #include "absl/status/status.h"
 #include "analyses/fold/fold.h"
 #include "core/diag.h"
+#include "core/filter.h"
 
 namespace tk::analyses::fold {
 
@@ -26,6 +27,9 @@ struct TextFoldOptions {
   // `text` is a read-only private file mapping (Input::Open of a regular file): parsed pages
   // are dropped from the process so a 1 GB file folds in a few MiB of RSS.
   bool release_parsed_pages = false;
+  // Only the events this filter accepts are folded (each part's parse, the first-type scan
+  // and a refold all go through it). Null: every event.
+  const Filter* filter = nullptr;
 };
 
 // How a FoldText call went (for tests and benchmarks).

@@ -9,6 +9,7 @@ namespace tk::iolat {
 
 IolatAnalysis::IolatAnalysis(Options opts, std::ostream* out)
     : opts_(std::move(opts)),
+      filter_(opts_.filter),
       out_(out),
       tracker_(this, &interner_, opts_.tracker),
       detector_(opts_.verdict) {
@@ -56,13 +57,23 @@ absl::Status IolatAnalysis::OnEvent(const Event& e) {
   return absl::OkStatus();
 }
 
-void IolatAnalysis::OnQueued(const IoRecord& r) { detector_.OnQueued(r); }
+bool IolatAnalysis::Wanted(const IoRecord& r, int64_t ts) const {
+  if (filter_.empty()) return true;
+  return filter_.TimeOk(ts) && filter_.CpuOk(r.cpu) && filter_.TaskOk(r.pid, r.tid, r.comm) &&
+         (filter_.DeviceOk(DevMajor(r.stat_dev), DevMinor(r.stat_dev)) ||
+          filter_.DeviceOk(DevMajor(r.dev), DevMinor(r.dev)));
+}
+
+void IolatAnalysis::OnQueued(const IoRecord& r) {
+  if (Wanted(r, r.q)) detector_.OnQueued(r);
+}
 
 void IolatAnalysis::OnIssued(const IoRecord& r, std::string_view issuer, int32_t tid) {
-  detector_.OnIssued(r, issuer, tid);
+  if (Wanted(r, r.d)) detector_.OnIssued(r, issuer, tid);
 }
 
 void IolatAnalysis::OnDone(const IoRecord& r) {
+  if (!Wanted(r, r.c)) return;
   DevLatency& l = results_.latency[r.stat_dev];
   ++l.completed;
   if (r.error != 0) ++l.errors;
@@ -132,8 +143,12 @@ void IolatAnalysis::LogLine(const IoRecord& r) {
 
 absl::Status IolatAnalysis::Finish() {
   tracker_.Finish();
-  for (const auto& [dev, c] : tracker_.counts()) results_.counts[dev] = c;
+  for (const auto& [dev, c] : tracker_.counts())
+    if (filter_.DeviceOk(DevMajor(dev), DevMinor(dev))) results_.counts[dev] = c;
   results_.devices = detector_.Summarize(opts_.mounts);
+  std::erase_if(results_.devices, [this](const DeviceSummary& d) {
+    return !filter_.DeviceOk(DevMajor(d.dev), DevMinor(d.dev));
+  });
   std::sort(results_.top.begin(), results_.top.end(), [](const TopEntry& a, const TopEntry& b) {
     return a.latency_ns != b.latency_ns ? a.latency_ns > b.latency_ns : a.rec.c < b.rec.c;
   });

@@ -16,6 +16,7 @@
 #include "analyses/iolat/mountinfo.h"
 #include "analyses/iolat/request_tracker.h"
 #include "analyses/iolat/writesync.h"
+#include "core/filter.h"
 #include "core/intern.h"
 #include "core/sink.h"
 
@@ -37,6 +38,11 @@ struct Options {
   size_t top_writers = 5;          // report: writers listed per device
   WriteSyncDetector::Options verdict;
   RequestTracker::Options tracker;
+  // Which requests count, in every mode: their submitter (pid/tid/comm), the CPU of their
+  // first event, their device (as reported, or the queue it lived on) and the time of the
+  // stage counted — completion for latency/hist/top/log, queue/issue for the report's bytes
+  // (docs/filters.md). Every event still drives the request matching. Default: all.
+  FilterOptions filter;
 };
 
 // Stage latencies of one device (ns).
@@ -77,11 +83,13 @@ class IolatAnalysis final : public EventSink, public IoListener {
   const Results& results() const { return results_; }
 
  private:
+  bool Wanted(const IoRecord& r, int64_t ts) const;  // the filter's verdict on a request
   void AddHist(const IoRecord& r);
   void AddTop(const IoRecord& r);
   void LogLine(const IoRecord& r);
 
   Options opts_;
+  Filter filter_;
   std::ostream* out_;
   Interner interner_;
   RequestTracker tracker_;

@@ -110,6 +110,7 @@ IoRecord RequestTracker::NewRecord(const Event& e, const BlockRq& b, DevId dev) 
   r.comm = interner_->Intern(b.comm.empty() ? e.comm : b.comm);
   r.pid = e.pid;
   r.tid = e.tid >= 0 ? e.tid : e.pid;
+  r.cpu = e.cpu;
   // A remap just before (dm → loop, partition → disk) says where this I/O came from.
   auto pr = pending_remaps_.find(MakeKey(dev, b.sector, b.rwbs, b.nr_sector));
   if (pr != pending_remaps_.end()) {

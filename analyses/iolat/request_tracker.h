@@ -55,6 +55,7 @@ struct IoRecord {
   std::string_view comm;   // interned: the submitter (Q comm), else the first stage's comm
   int32_t pid = -1;        // process (tgid) of the submitter when known
   int32_t tid = -1;
+  int32_t cpu = -1;        // where its first event (Q, else G/I/D) was recorded
   int32_t error = 0;
   bool remapped_out = false;  // continued on a lower device
   bool q_flush_flags = false; // queued with preflush/FUA (issued without: flush machinery)

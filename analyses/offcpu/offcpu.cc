@@ -45,7 +45,7 @@ absl::Status ParseStates(std::string_view list, std::string* states) {
   return absl::OkStatus();
 }
 
-OffCpuSink::OffCpuSink(OffCpuOptions opt) : opt_(std::move(opt)) {}
+OffCpuSink::OffCpuSink(OffCpuOptions opt) : opt_(std::move(opt)), filter_(opt_.filter) {}
 
 EventMask OffCpuSink::wants() const {
   return EventMask()
@@ -146,6 +146,8 @@ void OffCpuSink::OnSwitch(const Event& e, const SchedSwitch& s) {
   p.out_ns = e.ts_ns;
   p.state = s.prev_state.Letter();
   p.has_stack = HasCallchain(e);
+  const std::string_view comm = e.comm.empty() ? s.prev_comm : e.comm;
+  p.wanted = filter_.TaskOk(e.pid, e.tid >= 0 ? e.tid : prev, comm) && filter_.CpuOk(e.cpu);
   p.key.clear();
   if (!p.has_stack) return;
   // The sample's comm/pid/tid are prev's: the kernel emits sched_switch in prev's context.
@@ -162,7 +164,7 @@ void OffCpuSink::Close(int32_t tid, const Pending& p, int64_t in_ns) {
     return;
   }
   ++stats_.intervals;
-  if (!Wanted(p.state, us)) return;
+  if (!p.wanted || !filter_.TimeOk(in_ns) || !Wanted(p.state, us)) return;
   ++stats_.counted;
   stats_.counted_us += us;
   if (us == 0) return;  // --min-us 0: counted, but a line of weight 0 says nothing
@@ -205,6 +207,7 @@ void OffCpuSink::OnWakeup(const Event& e, const SchedWakeup& w) {
 void OffCpuSink::OnSample(const Event& e) {
   if (!IsOffCpuTimeEvent(e.name) || !e.has_period || e.stack.empty()) return;
   ++stats_.offcpu_samples;
+  if (!filter_.Accepts(e)) return;
   uint64_t us = e.period / 1000;
   // perf --off-cpu records no prev_state: --state cannot select these.
   if (us < opt_.min_us || us > opt_.max_us) return;

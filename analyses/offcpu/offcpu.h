@@ -41,6 +41,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "analyses/fold/fold.h"
+#include "core/filter.h"
 #include "core/sink.h"
 
 namespace tk::analyses::offcpu {
@@ -52,6 +53,10 @@ struct OffCpuOptions {
   uint64_t min_us = 1;           // --min-us: shorter intervals are dropped (offcputime's -m 1)
   uint64_t max_us = UINT64_MAX;  // --max-us: longer intervals are dropped
   fold::FoldOptions fold;        // roots (--pid, --tid, pid_shown) and frame names
+  // Only intervals of threads the filter's task and CPU filters accept at their switch-out
+  // (the sample's pid/tid/comm and CPU), ending (switch-in) inside --time; perf --off-cpu
+  // samples by their own fields (docs/filters.md). Every switch still drives the intervals.
+  FilterOptions filter;
 };
 
 // Parses "S,D,R" into the letters OffCpuOptions::states holds.
@@ -99,6 +104,7 @@ class OffCpuSink final : public EventSink {
     int64_t out_ns = 0;
     char state = 'R';
     bool has_stack = false;
+    bool wanted = true;  // the filter accepted the thread and CPU at the switch-out
     std::string key;  // root;...;leaf of the switch-out stack
   };
 
@@ -111,6 +117,7 @@ class OffCpuSink final : public EventSink {
   void AppendStack(const Event& e, bool leaf_first, std::string* key) const;
 
   OffCpuOptions opt_;
+  Filter filter_;
   Stats stats_;
   fold::StackCounts stacks_;
   absl::flat_hash_map<int32_t, Pending> pending_;     // off-CPU threads by tid

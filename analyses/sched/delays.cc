@@ -49,6 +49,8 @@ void DelayTracker::OnEvent(const Event& e, const std::function<void(const Delay&
   d.waker_tid = p.waker;
   if (p.waker >= 0) d.waker_comm = tasks_.Comm(p.waker);
   d.preempted = p.preempted;
+  if (!filter_.TimeOk(d.run_ns) || !filter_.CpuOk(d.cpu) || !filter_.TaskOk(d.pid, d.tid, d.comm))
+    return;
   emit(d);
 }
 

@@ -15,6 +15,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "analyses/sched/task_table.h"
 #include "core/event.h"
+#include "core/filter.h"
 
 namespace tk::sched {
 
@@ -34,6 +35,10 @@ struct Delay {
 
 class DelayTracker {
  public:
+  DelayTracker() = default;
+  // Only delays `filter` accepts are emitted: the task that waited (its pid and comm as the
+  // table knows them), the CPU it got and the time it got it (docs/filters.md).
+  explicit DelayTracker(FilterOptions filter) : filter_(std::move(filter)) {}
   static EventMask Wants() {
     return TaskTable::Wants().Add(EventKind::kSchedSwitch).Add(EventKind::kSchedWakeup);
   }
@@ -47,6 +52,7 @@ class DelayTracker {
     int32_t waker = -1;
     bool preempted = false;
   };
+  Filter filter_;
   TaskTable tasks_;
   absl::flat_hash_map<int32_t, Pending> pending_;
   bool seen_waking_ = false;

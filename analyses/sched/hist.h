@@ -27,6 +27,7 @@ struct HistOptions {
   enum class By : uint8_t { kAll, kProcess, kThread, kCpu };
   By by = By::kAll;          // default: one histogram for every task
   bool millis = false;       // -m: buckets in milliseconds (runqlat -m)
+  FilterOptions filter;      // which delays count (DelayTracker); default all
 };
 
 // One histogram plus the figures for percentiles.
@@ -52,7 +53,7 @@ void WriteLog2Hist(const std::array<uint64_t, 65>& vals, const char* unit, std::
 
 class HistAnalysis final : public EventSink {
  public:
-  explicit HistAnalysis(HistOptions opts) : opts_(opts) {}
+  explicit HistAnalysis(HistOptions opts) : opts_(opts), tracker_(opts_.filter) {}
   EventMask wants() const override { return DelayTracker::Wants(); }
   absl::Status OnEvent(const Event& e) override;
   void WriteText(std::ostream& out) const;

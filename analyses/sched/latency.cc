@@ -80,6 +80,7 @@ void LatencyAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
   }
   in.state = AtomState::kSchedIn;
   in.sched_in = ts;
+  if (!filter_.TimeOk(ts) || !filter_.CpuOk(e.cpu)) return;
   uint64_t delta = static_cast<uint64_t>(ts - in.wake_up);
   in.total_lat += delta;
   if (delta > in.max_lat) {
@@ -131,7 +132,7 @@ absl::Status LatencyAnalysis::OnEvent(const Event& e) {
       const auto& st = std::get<SchedStat>(e.body);
       if (st.which != SchedStat::Which::kRuntime) break;
       Thread& t = Atoms(st.pid, e.ts_ns, /*runnable=*/true);
-      t.runtime += st.delay_ns;
+      if (filter_.TimeOk(e.ts_ns) && filter_.CpuOk(e.cpu)) t.runtime += st.delay_ns;
       break;
     }
     case EventKind::kSchedMigrate:
@@ -175,7 +176,13 @@ LatencyReport LatencyAnalysis::Report() {
   // replaces it only when strictly greater.
   std::vector<int32_t> tids;
   tids.reserve(threads_.size());
-  for (const auto& [tid, t] : threads_) tids.push_back(tid);
+  for (const auto& [tid, t] : threads_) {
+    if (filter_.options().has_task()) {
+      const TaskInfo* info = tasks_.Find(tid);
+      if (!filter_.TaskOk(info ? info->pid : -1, tid, tasks_.Comm(tid))) continue;
+    }
+    tids.push_back(tid);
+  }
   std::sort(tids.begin(), tids.end(), std::greater<>());
 
   std::vector<LatencyRow> rows;

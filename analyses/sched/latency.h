@@ -33,6 +33,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "analyses/sched/task_table.h"
+#include "core/filter.h"
 #include "core/sink.h"
 
 namespace tk::sched {
@@ -59,6 +60,10 @@ struct LatencyOptions {
   // others) and title the count column " Switches ". Default off: R+ is R
   // (perf 6.7+, SEMANTICS.md).
   bool perf61 = false;
+  // --time/--cpu: only delays whose switch-in (and runtime whose sched_stat_runtime) falls
+  // in the window and on these CPUs; --pid/--tid/--comm: only rows of these threads (the
+  // thread's process and last comm). Every event still drives the atoms. Default: all.
+  FilterOptions filter;
 };
 
 struct LatencyRow {
@@ -94,7 +99,8 @@ struct LatencyReport {
 
 class LatencyAnalysis final : public EventSink {
  public:
-  explicit LatencyAnalysis(LatencyOptions opts) : opts_(std::move(opts)) {
+  explicit LatencyAnalysis(LatencyOptions opts)
+      : opts_(std::move(opts)), filter_(opts_.filter) {
     tasks_.set_record_names_only(opts_.perf61);
   }
   EventMask wants() const override;
@@ -121,6 +127,7 @@ class LatencyAnalysis final : public EventSink {
   void OnMigrate(const Event& e, const SchedMigrate& m);
 
   LatencyOptions opts_;
+  Filter filter_;
   TaskTable tasks_;
   absl::flat_hash_map<int32_t, Thread> threads_;
   std::vector<int32_t> curr_pid_;  // per CPU, -1 unknown

@@ -12,60 +12,6 @@
 
 namespace tk::sched {
 
-absl::Status ParseTimeWindow(std::string_view s, int64_t* start_ns, int64_t* end_ns) {
-  *start_ns = *end_ns = 0;
-  size_t comma = s.find(',');
-  std::string_view a = s.substr(0, comma);
-  std::string_view b = comma == std::string_view::npos ? "" : s.substr(comma + 1);
-  auto parse = [](std::string_view v, int64_t* ns) -> bool {
-    if (v.empty()) return true;
-    std::optional<int64_t> t = ParseTimestampNs(v);
-    if (!t) return false;
-    *ns = *t;
-    return true;
-  };
-  if (!parse(a, start_ns) || !parse(b, end_ns))
-    return absl::InvalidArgumentError(absl::StrCat("invalid --time '", AV(s),
-                                                    "': want START,STOP in seconds"));
-  if (*end_ns && *start_ns > *end_ns)
-    return absl::InvalidArgumentError(absl::StrCat("invalid --time '", AV(s), "': start > stop"));
-  return absl::OkStatus();
-}
-
-absl::StatusOr<std::vector<int32_t>> ParseIntList(std::string_view s) {
-  std::vector<int32_t> out;
-  size_t i = 0;
-  while (i <= s.size()) {
-    size_t j = s.find(',', i);
-    if (j == std::string_view::npos) j = s.size();
-    std::string_view tok = s.substr(i, j - i);
-    i = j + 1;
-    if (tok.empty()) continue;
-    size_t dash = tok.find('-', 1);
-    auto num = [](std::string_view v, int32_t* n) {
-      if (v.empty() || v.size() > 9) return false;
-      int32_t x = 0;
-      for (char c : v) {
-        if (c < '0' || c > '9') return false;
-        x = x * 10 + (c - '0');
-      }
-      *n = x;
-      return true;
-    };
-    int32_t lo, hi;
-    if (dash == std::string_view::npos) {
-      if (!num(tok, &lo)) return absl::InvalidArgumentError(absl::StrCat("bad number '", AV(tok), "'"));
-      out.push_back(lo);
-    } else {
-      if (!num(tok.substr(0, dash), &lo) || !num(tok.substr(dash + 1), &hi) || hi < lo || hi - lo > 65536)
-        return absl::InvalidArgumentError(absl::StrCat("bad range '", AV(tok), "'"));
-      for (int32_t k = lo; k <= hi; ++k) out.push_back(k);
-    }
-  }
-  if (out.empty()) return absl::InvalidArgumentError("empty list");
-  return out;
-}
-
 void TimehistAnalysis::Stats::Update(uint64_t v) {
   n += 1;
   double delta = static_cast<double>(v) - mean;
@@ -84,8 +30,11 @@ double TimehistAnalysis::Stats::RelStddev() const {
 
 TimehistAnalysis::TimehistAnalysis(TimehistOptions opts, std::ostream& out)
     : opts_(std::move(opts)), out_(out) {
-  pid_filter_.insert(opts_.pids.begin(), opts_.pids.end());
-  tid_filter_.insert(opts_.tids.begin(), opts_.tids.end());
+  filter_ = Filter(opts_.filter);
+  if (!opts_.filter.time.empty()) {
+    start_ns_ = opts_.filter.time.front().start_ns;
+    end_ns_ = opts_.filter.time.front().end_ns;
+  }
   if (opts_.summary_only) opts_.with_summary = true;
   tasks_.set_record_names_only(opts_.perf61);
   if (!opts_.summary_only && !opts_.json) Header();
@@ -99,25 +48,23 @@ EventMask TimehistAnalysis::wants() const {
       .Add(EventKind::kLost);
 }
 
-bool TimehistAnalysis::Filtered(int32_t tid) {
-  bool f = false;
-  if (!tid_filter_.empty() && !tid_filter_.contains(tid)) f = true;
-  if (!pid_filter_.empty()) {
-    int32_t pid = 0;
-    if (tid != 0) {
-      const TaskInfo* t = tasks_.Find(tid);
-      pid = t && t->pid >= 0 ? t->pid : tid;
-    }
-    if (!pid_filter_.contains(pid)) f = true;
+bool TimehistAnalysis::TaskWanted(int32_t tid) {
+  if (!filter_.options().has_task()) return true;
+  int32_t pid = 0;
+  if (tid != 0) {
+    const TaskInfo* t = tasks_.Find(tid);
+    pid = t && t->pid >= 0 ? t->pid : tid;
   }
-  if (f) ++skipped_samples_;
-  return f;
+  return filter_.TaskOk(pid, tid, tasks_.Comm(tid));
 }
 
-bool TimehistAnalysis::CpuWanted(int32_t cpu) const {
-  return opts_.cpus.empty() ||
-         std::find(opts_.cpus.begin(), opts_.cpus.end(), cpu) != opts_.cpus.end();
+bool TimehistAnalysis::Filtered(int32_t tid) {
+  if (TaskWanted(tid)) return false;
+  ++skipped_samples_;
+  return true;
 }
+
+bool TimehistAnalysis::CpuWanted(int32_t cpu) const { return filter_.CpuOk(cpu); }
 
 std::string TimehistAnalysis::CommStr(int32_t tid, bool idle) {
   // perf's timehist_get_commstr: "comm" for pid 0, "comm[tid/pid]" for a thread that is not
@@ -268,13 +215,13 @@ void TimehistAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
     bool skip = false;
     // A window: rows inside it only; the first run is cut at the window's start, the last
     // at its end; a task whose sched-in was not seen is left out at the end.
-    if (opts_.start_ns && opts_.start_ns > t) {
+    if (start_ns_ && start_ns_ > t) {
       skip = true;
     } else {
-      if (tprev && opts_.start_ns > tprev) tprev = opts_.start_ns;
-      if (opts_.end_ns) {
-        if (!tprev || tprev > opts_.end_ns) skip = true;
-        else if (t > opts_.end_ns) t = opts_.end_ns;
+      if (tprev && start_ns_ > tprev) tprev = start_ns_;
+      if (end_ns_) {
+        if (!tprev || tprev > end_ns_) skip = true;
+        else if (t > end_ns_) t = end_ns_;
       }
     }
     if (!skip) {
@@ -282,8 +229,8 @@ void TimehistAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
       if (!opts_.summary_only) PrintRow(e, s, *tr, CommStr(tid, idle), t, state, idle);
     }
   }
-  if (hist_start_ == 0 && t >= opts_.start_ns) hist_start_ = t;
-  if (opts_.end_ns == 0 || t <= opts_.end_ns) hist_end_ = t;
+  if (hist_start_ == 0 && t >= start_ns_) hist_start_ = t;
+  if (end_ns_ == 0 || t <= end_ns_) hist_end_ = t;
   if (tr) {
     tr->last_time = e.ts_ns;
     tr->last_state = state;
@@ -305,7 +252,7 @@ void TimehistAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
   Runtime& tr = runtime_[w.pid];
   if (tr.ready_to_run == 0) tr.ready_to_run = e.ts_ns;
   if (!opts_.show_wakeups) return;
-  if ((opts_.start_ns && e.ts_ns < opts_.start_ns) || (opts_.end_ns && e.ts_ns > opts_.end_ns))
+  if ((start_ns_ && e.ts_ns < start_ns_) || (end_ns_ && e.ts_ns > end_ns_))
     return;
   int32_t waker = std::max(e.tid, 0);
   if (Filtered(waker) && Filtered(w.pid)) return;

@@ -30,15 +30,10 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "analyses/sched/task_table.h"
+#include "core/filter.h"
 #include "core/sink.h"
 
 namespace tk::sched {
-
-// Parses perf's --time "START,STOP" (seconds; either side may be empty) into [start, end] ns
-// (0 = open).
-absl::Status ParseTimeWindow(std::string_view s, int64_t* start_ns, int64_t* end_ns);
-// Parses "1,2,5-7" into numbers.
-absl::StatusOr<std::vector<int32_t>> ParseIntList(std::string_view s);
 
 struct TimehistOptions {
   bool summary_only = false;     // -s: only the summary
@@ -51,11 +46,11 @@ struct TimehistOptions {
   // "migrate", "lost"), then with -s/-S one "task" object per task, "idle" per CPU and a
   // "total". Every number is there whatever the other flags. Default off.
   bool json = false;
-  std::vector<int32_t> pids;     // -p: only these processes (empty = all)
-  std::vector<int32_t> tids;     // -t/--tid: only these threads (empty = all)
-  std::vector<int32_t> cpus;     // -C: only rows and stats of these CPUs (empty = all)
-  int64_t start_ns = 0;          // --time start (0 = from the beginning)
-  int64_t end_ns = 0;            // --time end (0 = to the end)
+  // -p/-t/--comm: only rows and summary lines of these tasks (a wakeup or migration row when
+  // either task matches); -C: only rows and stats of these CPUs; --time: one window (perf's
+  // timehist takes one range; later ones are ignored), runs clipped to it. Every event still
+  // feeds the state (docs/filters.md). Default: no filter.
+  FilterOptions filter;
   // --compat perf-6.1: perf 6.1's handling — — letters from ffs(raw prev_state) into
   // "RSDTtZXxKWP" (R+ prints W and counts as sleep, I prints K, Z prints X, X prints Z) and
   // ready_to_run reset at every switch-out (no sch delay after an R switch-out). Default off.
@@ -88,7 +83,8 @@ class TimehistAnalysis final : public EventSink {
   };
 
  private:
-  bool Filtered(int32_t tid);  // perf's thread__is_filtered; counts skipped samples
+  bool TaskWanted(int32_t tid);  // the task filter, with the pid and comm the table knows
+  bool Filtered(int32_t tid);    // perf's thread__is_filtered; counts skipped samples
   bool CpuWanted(int32_t cpu) const;
   std::string CommStr(int32_t tid, bool idle);  // "comm[tid/pid]" and widens the column
   Runtime& IdleRuntime(int32_t cpu);
@@ -110,7 +106,8 @@ class TimehistAnalysis final : public EventSink {
   absl::flat_hash_map<int32_t, Runtime> runtime_;
   std::vector<Runtime> idle_;            // per CPU
   std::vector<int64_t> last_switch_;     // per CPU, 0 = none yet
-  absl::flat_hash_set<int32_t> pid_filter_, tid_filter_;
+  Filter filter_;
+  int64_t start_ns_ = 0, end_ns_ = 0;  // the --time window, 0 = open
   int comm_width_ = 30;
   int32_t max_cpu_ = -1;
   uint64_t skipped_samples_ = 0;

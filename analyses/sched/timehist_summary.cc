@@ -88,15 +88,7 @@ void TimehistAnalysis::PrintSummary() {
     for (int32_t tid : tids) {
       const TaskInfo* info = tasks_.Find(tid);
       if ((info && info->exited) != dead) continue;
-      bool f = false;  // the summary filters silently (perf's thread__is_filtered)
-      if (!opts_.tids.empty() &&
-          std::find(opts_.tids.begin(), opts_.tids.end(), tid) == opts_.tids.end())
-        f = true;
-      if (!opts_.pids.empty()) {
-        int32_t pid = info && info->pid >= 0 ? info->pid : tid;
-        if (std::find(opts_.pids.begin(), opts_.pids.end(), pid) == opts_.pids.end()) f = true;
-      }
-      if (f) continue;
+      if (!TaskWanted(tid)) continue;  // silently (perf's thread__is_filtered)
       PrintThreadSummary(tid, runtime_[tid], &tasks, &switches, &run);
     }
     if (!dead && tasks == 0) b += "<no still running tasks>\n";
@@ -138,12 +130,7 @@ void TimehistAnalysis::JsonSummary() {
     const Runtime& r = runtime_[tid];
     const TaskInfo* info = tasks_.Find(tid);
     int32_t pid = info && info->pid >= 0 ? info->pid : tid;
-    if (!opts_.tids.empty() &&
-        std::find(opts_.tids.begin(), opts_.tids.end(), tid) == opts_.tids.end())
-      continue;
-    if (!opts_.pids.empty() &&
-        std::find(opts_.pids.begin(), opts_.pids.end(), pid) == opts_.pids.end())
-      continue;
+    if (!TaskWanted(tid)) continue;
     ++tasks;
     switches += static_cast<uint64_t>(r.run_stats.n);
     run += r.total_run;

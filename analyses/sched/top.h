@@ -22,6 +22,7 @@ namespace tk::sched {
 
 struct TopOptions {
   size_t n = 10;  // -n: how many delays (default 10, as lttng-schedtop's --limit)
+  FilterOptions filter;  // which delays count (DelayTracker); default all
 };
 
 struct TopEntry {
@@ -35,7 +36,7 @@ struct TopEntry {
 
 class TopAnalysis final : public EventSink {
  public:
-  explicit TopAnalysis(TopOptions opts) : opts_(opts) {}
+  explicit TopAnalysis(TopOptions opts) : opts_(opts), tracker_(opts_.filter) {}
   EventMask wants() const override { return DelayTracker::Wants(); }
   absl::Status OnEvent(const Event& e) override;
   // Longest first; ties by earlier wakeup.

@@ -23,11 +23,11 @@ absl::Status UtilAnalysis::OnEvent(const Event& e) {
   if (c.first < 0) {
     c.first = e.ts_ns;
   } else if (c.curr == 0 && e.ts_ns > c.last_switch) {
-    c.idle += static_cast<uint64_t>(e.ts_ns - c.last_switch);
+    c.idle += filter_.TimeOverlapNs(c.last_switch, e.ts_ns);
   }
   c.curr = s.next_pid;
   c.last_switch = e.ts_ns;
-  ++c.switches;
+  if (filter_.TimeOk(e.ts_ns)) ++c.switches;
   return absl::OkStatus();
 }
 
@@ -36,12 +36,12 @@ std::vector<CpuUtil> UtilAnalysis::Result() const {
   CpuUtil sum;
   for (size_t i = 0; i < cpus_.size(); ++i) {
     const Cpu& c = cpus_[i];
-    if (c.first < 0) continue;
+    if (c.first < 0 || !filter_.CpuOk(static_cast<int32_t>(i))) continue;
     CpuUtil u;
     u.cpu = static_cast<int32_t>(i);
-    u.window_ns = static_cast<uint64_t>(last_ts_ - c.first);
+    u.window_ns = filter_.TimeOverlapNs(c.first, last_ts_);
     u.idle_ns = c.idle;
-    if (c.curr == 0 && last_ts_ > c.last_switch) u.idle_ns += last_ts_ - c.last_switch;
+    if (c.curr == 0) u.idle_ns += filter_.TimeOverlapNs(c.last_switch, last_ts_);
     u.busy_ns = u.window_ns - std::min(u.idle_ns, u.window_ns);
     u.switches = c.switches;
     sum.window_ns += u.window_ns;

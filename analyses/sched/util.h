@@ -12,11 +12,17 @@
 #include <iosfwd>
 #include <vector>
 
+#include "core/filter.h"
 #include "core/sink.h"
 
 namespace tk::sched {
 
-struct UtilOptions {};  // no knobs yet; kept so the CLI builds every analysis the same way
+struct UtilOptions {
+  // --cpu: only these CPUs' rows (and their sum); --time: every figure clipped to the
+  // window (a CPU's window starts at its first sched_switch or the window's start, whichever
+  // is later). Task filters do not apply to a per-CPU table (the CLI refuses them).
+  FilterOptions filter;
+};
 
 struct CpuUtil {
   int32_t cpu = -1;
@@ -25,7 +31,7 @@ struct CpuUtil {
 
 class UtilAnalysis final : public EventSink {
  public:
-  explicit UtilAnalysis(UtilOptions opts = {}) : opts_(opts) {}
+  explicit UtilAnalysis(UtilOptions opts = {}) : opts_(opts), filter_(opts_.filter) {}
   EventMask wants() const override;
   absl::Status OnEvent(const Event& e) override;
   // Per CPU that had a sched_switch, ascending; then the sum as cpu -1.
@@ -40,6 +46,7 @@ class UtilAnalysis final : public EventSink {
     uint64_t idle = 0, switches = 0;
   };
   UtilOptions opts_;
+  Filter filter_;
   std::vector<Cpu> cpus_;
   int64_t last_ts_ = -1;
 };

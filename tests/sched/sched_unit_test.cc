@@ -232,9 +232,8 @@ TEST(SchedTimehist, Perf61HasNoDelayAfterR) {
 TEST(SchedTimehist, FiltersAndWindow) {
   std::ostringstream out;
   TimehistOptions o;
-  o.tids = {100};
-  o.start_ns = 2000 * kUs;
-  o.end_ns = 5500 * kUs;
+  o.filter.tids = {100};
+  o.filter.time = {{2000 * kUs, 5500 * kUs}};
   o.show_wakeups = true;
   TimehistAnalysis a(o, out);
   Feed(a, Scenario());
@@ -259,18 +258,6 @@ TEST(SchedTimehist, SummaryTotals) {
   EXPECT_NE(s.find("Total number of context switches: 6\n"), std::string::npos) << s;
   EXPECT_NE(s.find("           Total run time (msec): 13.400 \n"), std::string::npos) << s;
   EXPECT_NE(s.find("    Total scheduling time (msec):  8.900  (x 2)\n"), std::string::npos) << s;
-}
-
-TEST(SchedTimehist, ParsesLists) {
-  EXPECT_EQ(*ParseIntList("1,3-5"), (std::vector<int32_t>{1, 3, 4, 5}));
-  EXPECT_FALSE(ParseIntList("x").ok());
-  EXPECT_FALSE(ParseIntList("5-3").ok());
-  int64_t a, b;
-  EXPECT_TRUE(ParseTimeWindow("1.5,", &a, &b).ok());
-  EXPECT_EQ(a, 1500000000);
-  EXPECT_EQ(b, 0);
-  EXPECT_FALSE(ParseTimeWindow("2,1", &a, &b).ok());
-  EXPECT_FALSE(ParseTimeWindow("abc", &a, &b).ok());
 }
 
 TEST(SchedHist, Bcc_runqlat_layout) {
