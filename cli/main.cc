@@ -23,6 +23,8 @@ constexpr Command kCommands[] = {
     {"iolat", tk::cli::RunIolat, "block I/O latency and write-sync detection per device"},
     {"script", tk::cli::RunScript, "print every event in time order (text or JSON Lines)"},
     {"info", tk::cli::RunInfo, "describe a trace file: format, events, counts, lost events"},
+    {"report", tk::cli::RunReport, "perf report --stdio's table (Children/Self by comm,dso,sym)"},
+    {"pprof", tk::cli::RunPprof, "export samples as a gzipped pprof profile.proto"},
 };
 
 void Usage(std::ostream& out) {
