@@ -14,6 +14,8 @@ PACKAGES=(
   libbenchmark-dev                # bench/
   libcli11-dev                    # command line
   nlohmann-json3-dev              # JSON writer
+  libprotobuf-dev protobuf-compiler zlib1g-dev  # tk pprof: profile.proto, gzip
+  golang-1.19-go                  # test oracle only: go tool pprof reads tk pprof's output
   trace-cmd libtracecmd-dev       # test oracles only
   linux-perf                      # test oracle and live recording
   perl                            # stackcollapse-perf.pl comparisons in bench

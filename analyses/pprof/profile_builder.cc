@@ -5,6 +5,7 @@
 #include "analyses/fold/fold.h"
 #include "analyses/pprof/profile.pb.h"
 #include "analyses/report/top.h"
+#include "google/protobuf/arena.h"
 #include "zlib.h"
 
 namespace tk::analyses::pprof {
@@ -142,7 +143,10 @@ std::vector<uint32_t> ProfileBuilder::MappingOrder() const {
 }
 
 std::string ProfileBuilder::Serialize(const ProfileMeta& meta) const {
-  perftools::profiles::Profile p;
+  // One arena for the ~10^5 messages of a big profile: malloc/free per message was a fifth
+  // of `tk pprof` on a 24 MB recording.
+  google::protobuf::Arena arena;
+  auto& p = *google::protobuf::Arena::CreateMessage<perftools::profiles::Profile>(&arena);
   Strings s(&p);
   const bool time = report::IsTimeEvent(filter_);
   std::string base = filter_.substr(0, filter_.find(':'));
@@ -229,7 +233,8 @@ std::string ProfileBuilder::Serialize(const ProfileMeta& meta) const {
 
 bool Gzip(std::string_view data, std::string* out) {
   z_stream z{};
-  if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
+  // Level 1: on a 24 MB recording 13% more bytes than level 6 (2.96 vs 2.62 MB), much less time.
+  if (deflateInit2(&z, 1, Z_DEFLATED, 16 + MAX_WBITS, 8,
                    Z_DEFAULT_STRATEGY) != Z_OK)
     return false;
   out->resize(deflateBound(&z, data.size()) + 32);

@@ -109,6 +109,33 @@ Table& ReportSink::TableFor(std::string_view name) {
 // The entry key packs only the sort keys' parts, so entries differing elsewhere merge. An
 // unresolved symbol is keyed by its address, as perf's sort__sym_cmp does.
 Entry& ReportSink::EntryFor(Table& t, const Event& e, const Frame& f, bool kernel) {
+  if (!e.stable_views) return t.entries[SlowEntry(t, e, f, kernel)];
+  // Only the parts the sort keys use, so the cache never splits what the keys merge.
+  FrameKey k{};
+  if (key_comm_) {
+    k.comm = e.comm.data();
+    k.comm_len = static_cast<uint32_t>(e.comm.size());
+  }
+  if (key_pid_) k.tid = e.tid;
+  if (key_cpu_) k.cpu = e.cpu;
+  if (key_dso_ || key_sym_) {
+    k.dso = f.dso.data();
+    k.dso_len = static_cast<uint32_t>(f.dso.size());
+  }
+  if (key_sym_) {
+    k.sym = f.symbol.data();
+    k.sym_len = static_cast<uint32_t>(f.symbol.size());
+    // A resolved symbol's name is one view of its symbol table; an unresolved one is keyed
+    // by its address.
+    if (f.symbol == "[unknown]" || f.symbol.empty()) k.ip = f.ip;
+  }
+  k.kernel = kernel;
+  auto [it, added] = t.fast.try_emplace(k, 0);
+  if (added) it->second = SlowEntry(t, e, f, kernel);
+  return t.entries[it->second];
+}
+
+uint32_t ReportSink::SlowEntry(Table& t, const Event& e, const Frame& f, bool kernel) {
   const bool resolved = f.symbol != "[unknown]" && !f.symbol.empty();
   const std::string_view dso = ShortDso(f.dso);
   std::string& k = key_;
@@ -138,7 +165,7 @@ Entry& ReportSink::EntryFor(Table& t, const Event& e, const Frame& f, bool kerne
     en.kernel = kernel;  // the first sample to make the entry decides, as in perf
     t.entries.push_back(en);
   }
-  return t.entries[it->second];
+  return it->second;
 }
 
 absl::Status ReportSink::OnEvent(const Event& e) {

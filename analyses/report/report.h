@@ -79,11 +79,31 @@ struct Entry {
   uint64_t last_sample = 0;  // the sample that last added Children (counts once per sample)
 };
 
+// A frame's identity by its views' addresses (perf.data: Event::stable_views), so a repeated
+// frame finds its entry without hashing its strings. Equal strings at other addresses get
+// their own FrameKey but the same entry (the slow path keys by content).
+struct FrameKey {
+  const char* comm;
+  const char* dso;
+  const char* sym;
+  uint32_t comm_len, dso_len, sym_len;
+  int32_t tid, cpu;
+  uint64_t ip;
+  bool kernel;
+  bool operator==(const FrameKey&) const = default;
+  template <typename H>
+  friend H AbslHashValue(H h, const FrameKey& k) {
+    return H::combine(std::move(h), k.comm, k.dso, k.sym, k.comm_len, k.dso_len, k.sym_len, k.tid,
+                      k.cpu, k.ip, k.kernel);
+  }
+};
+
 struct Table {
   std::string event;
   uint64_t samples = 0, period = 0;
   std::vector<Entry> entries;
   absl::flat_hash_map<std::string, uint32_t> index;  // packed key -> entries[i]
+  absl::flat_hash_map<FrameKey, uint32_t> fast;      // stable views -> entries[i]
 };
 
 class ReportSink final : public EventSink {
@@ -121,6 +141,7 @@ class ReportSink final : public EventSink {
   Table& TableFor(std::string_view name);
   // The entry of frame `f` for this sample's comm/tid/cpu, created on first use.
   Entry& EntryFor(Table& t, const Event& e, const Frame& f, bool kernel);
+  uint32_t SlowEntry(Table& t, const Event& e, const Frame& f, bool kernel);
 
   ReportOptions opt_;
   std::vector<Key> keys_;
