@@ -108,8 +108,14 @@ Table& ReportSink::TableFor(std::string_view name) {
 
 // The entry key packs only the sort keys' parts, so entries differing elsewhere merge. An
 // unresolved symbol is keyed by its address, as perf's sort__sym_cmp does.
-Entry& ReportSink::EntryFor(Table& t, const Event& e, const Frame& f, bool kernel) {
-  if (!e.stable_views) return t.entries[SlowEntry(t, e, f, kernel)];
+// `sample_kernel`: the sample's level, which a frame outside every map takes (perf 6.1's
+// fill_callchain_info sets the level only for frames inside a map). A mapped frame's level
+// follows from its DSO, computed only when its entry is made.
+Entry& ReportSink::EntryFor(Table& t, const Event& e, const Frame& f, bool sample_kernel) {
+  const bool unmapped = f.dso == "[unknown]";
+  if (!e.stable_views) {
+    return t.entries[SlowEntry(t, e, f, unmapped ? sample_kernel : IsKernelFrame(f))];
+  }
   // Only the parts the sort keys use, so the cache never splits what the keys merge.
   FrameKey k{};
   if (key_comm_) {
@@ -129,9 +135,9 @@ Entry& ReportSink::EntryFor(Table& t, const Event& e, const Frame& f, bool kerne
     // by its address.
     if (f.symbol == "[unknown]" || f.symbol.empty()) k.ip = f.ip;
   }
-  k.kernel = kernel;
+  k.kernel = unmapped && sample_kernel;
   auto [it, added] = t.fast.try_emplace(k, 0);
-  if (added) it->second = SlowEntry(t, e, f, kernel);
+  if (added) it->second = SlowEntry(t, e, f, unmapped ? sample_kernel : IsKernelFrame(f));
   return t.entries[it->second];
 }
 
@@ -190,7 +196,7 @@ absl::Status ReportSink::OnEvent(const Event& e) {
   ++sample_no_;
   static const Frame kNone{0, "[unknown]", "[unknown]"};
   const Frame& leaf = e.stack.empty() ? kNone : e.stack[0];
-  bool kernel = IsKernelFrame(leaf);
+  const bool kernel = IsKernelFrame(leaf);  // the sample's mode
   Entry& self = EntryFor(t, e, leaf, kernel);
   self.self_period += period;
   ++self.self_samples;
@@ -201,12 +207,9 @@ absl::Status ReportSink::OnEvent(const Event& e) {
     ++self.children_samples;
     self.last_sample = sample_no_;
   }
-  // perf 6.1 (fill_callchain_info) sets the level only for frames inside a map: a frame
-  // outside every map keeps the sample's level ([k] under a kernel leaf even for a user
-  // address), as tests/report/parity_test.cc checks on a.data.
-  const bool sample_kernel = kernel;
+  // A frame outside every map takes the sample's level: [k] under a kernel leaf even for a
+  // user address, as perf 6.1 prints it (tests/report/parity_test.cc, a.data).
   for (const Frame& f : e.stack) {
-    kernel = f.dso != "[unknown]" ? IsKernelFrame(f) : sample_kernel;
     Entry& en = EntryFor(t, e, f, kernel);
     if (en.last_sample == sample_no_) continue;  // recursion: once per sample
     en.last_sample = sample_no_;
