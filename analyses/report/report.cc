@@ -69,6 +69,8 @@ std::string_view ShortDso(std::string_view dso) {
 
 bool IsKernelFrame(const Frame& f) {
   if (f.dso == "[unknown]") return f.ip >= kKernelStart;
+  // User-space maps with bracketed names (stackcollapse's --kernel counts them as kernel).
+  if (f.dso == "[vdso]" || f.dso == "[vsyscall]" || f.dso == "[uprobes]") return false;
   return fold::IsKernelDso(f.dso);
 }
 

@@ -77,6 +77,15 @@ TEST(ReportSink, NoChildrenHidesCallerOnlyEntriesAndLimitHidesSmallRows) {
   EXPECT_EQ(Text(s), "    75.00%             1  c        x.so           [.] leaf\n\n\n");
 }
 
+TEST(IsKernelFrame, AsPerfLevels) {
+  EXPECT_TRUE(IsKernelFrame({0xffffffff81000000ull, "f", "[kernel.kallsyms]"}));
+  EXPECT_TRUE(IsKernelFrame({0xffffffffc0000000ull, "f", "[nf_conntrack]"}));
+  EXPECT_TRUE(IsKernelFrame({0xffffffff81000000ull, "[unknown]", "[unknown]"}));
+  EXPECT_FALSE(IsKernelFrame({0x7fff0000, "[unknown]", "[unknown]"}));
+  EXPECT_FALSE(IsKernelFrame({0x9a0, "__vdso_clock_gettime", "[vdso]"}));  // perf: [.]
+  EXPECT_FALSE(IsKernelFrame({0x10, "main", "/bin/a"}));
+}
+
 TEST(ParseColumns, KnowsPerfNames) {
   std::vector<Column> c;
   std::string bad;
