@@ -197,7 +197,9 @@ absl::Status ReportSink::OnEvent(const Event& e) {
   t.period += period;
   ++sample_no_;
   static const Frame kNone{0, "[unknown]", "[unknown]"};
-  const Frame& leaf = e.stack.empty() ? kNone : e.stack[0];
+  const Frame& leaf = !e.stack.empty()           ? e.stack[0]
+                      : !e.dropped_stack_ip.empty() ? e.dropped_stack_ip[0]
+                                                    : kNone;
   const bool kernel = IsKernelFrame(leaf);  // the sample's mode
   Entry& self = EntryFor(t, e, leaf, kernel);
   self.self_period += period;
