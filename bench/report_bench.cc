@@ -27,8 +27,8 @@ void Tk(benchmark::State& state, const std::string& args) {
 
 void Perf(benchmark::State& state, const std::string& args) {
   if (!tk::bench::RequireInput(state, File()) || !tk::bench::RequireTool(state, "perf")) return;
-  tk::bench::RunShell(state, "PERF_CONFIG=/dev/null perf report --stdio -g none " + args +
-                                 " -i " + File() + " > /dev/null 2>&1");
+  tk::bench::RunShell(state, "PERF_CONFIG=/dev/null perf report --stdio -g none " + args + " -i " +
+                                 File() + " > /dev/null 2>&1");
 }
 
 void BM_TkReportFlat(benchmark::State& s) { Tk(s, "report --no-children " + File()); }

@@ -68,22 +68,20 @@ int RunPprof(int argc, char** argv) {
       "frames symbolized and named as tk fold names them.",
       "tk pprof");
   std::string path = "perf.data", out_path;
-  bool all = false, json = false;
+  bool json = false;
   analyses::pprof::PprofOptions po;
   ParseOptions popts;
   app.add_option("file", path, "Input file (default perf.data), - for stdin");
   app.add_option("-o,--output", out_path, "Output file (.pb.gz); - for stdout")->required();
-  app.add_flag("--kernel", po.names.annotate_kernel, "Annotate kernel functions with _[k]");
-  app.add_flag("--jit", po.names.annotate_jit, "Annotate JIT functions with _[j]");
-  app.add_flag("--all", all, "All annotations (--kernel --jit)");
-  app.add_flag("--addrs", po.names.include_addrs,
-               "Name unresolved frames with their address: [dso <addr>]");
-  app.add_option("--event-filter", po.event_filter,
-                 "Export only events of this type (default: the first event type seen)");
+  FoldNameFlags names;
+  AddFoldNameFlags(app, &names,
+                   "Export only events of this type (default: the first event type seen)");
   app.add_flag("--json", json, "Print a JSON summary {output, event, samples, bytes} to stdout");
   AddSymbolOptions(app, &popts);
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
-  if (all) po.names.annotate_kernel = po.names.annotate_jit = true;
+  names.Apply();
+  po.names = names.names;
+  po.event_filter = names.event_filter;
   if (json && out_path == "-") return Fail("pprof: --json needs -o FILE", kExitUsage);
 
   absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
@@ -109,8 +107,10 @@ int RunPprof(int argc, char** argv) {
     return Fail("pprof: gzip failed", kExitUsage);
   int rc = WriteOutput(out_path, gz);
   if (rc == kExitOk && json) {
-    nlohmann::json j = {{"output", out_path}, {"event", builder.event_type()},
-                        {"samples", builder.samples()}, {"bytes", gz.size()}};
+    nlohmann::json j = {{"output", out_path},
+                        {"event", builder.event_type()},
+                        {"samples", builder.samples()},
+                        {"bytes", gz.size()}};
     std::cout << j.dump() << "\n";
     rc = FinishOutput(std::cout);
   }

@@ -19,9 +19,19 @@ namespace {
 
 std::vector<std::string> SplitList(const std::string& s) {
   std::vector<std::string> out;
-  for (absl::string_view p : absl::StrSplit(AV(s), ',', absl::SkipEmpty()))
-    out.emplace_back(p);
+  for (absl::string_view p : absl::StrSplit(AV(s), ',', absl::SkipEmpty())) out.emplace_back(p);
   return out;
+}
+
+// --json or the text table of a sink, then the exit code of writing it.
+template <typename Sink>
+int Write(const Sink& sink, bool json) {
+  if (json) {
+    sink.WriteJson(std::cout);
+  } else {
+    sink.WriteText(std::cout);
+  }
+  return FinishOutput(std::cout);
 }
 
 }  // namespace
@@ -83,21 +93,11 @@ int RunReport(int argc, char** argv) {
   if (format == "top") {
     analyses::report::TopSink top;
     if (int rc = RunPipeline(path, popts, top); rc != kExitOk) return rc;
-    if (json) {
-      top.WriteJson(std::cout);
-    } else {
-      top.WriteText(std::cout);
-    }
-    return FinishOutput(std::cout);
+    return Write(top, json);
   }
   analyses::report::ReportSink sink(ro);
   if (int rc = RunPipeline(path, popts, sink); rc != kExitOk) return rc;
-  if (json) {
-    sink.WriteJson(std::cout);
-  } else {
-    sink.WriteText(std::cout);
-  }
-  return FinishOutput(std::cout);
+  return Write(sink, json);
 }
 
 }  // namespace tk::cli

@@ -37,16 +37,16 @@
 namespace tk::analyses::pprof {
 
 struct PprofOptions {
-  std::string event_filter;        // --event-filter; empty: the first event type seen
-  fold::FrameNameOptions names;    // --kernel, --jit, --addrs
+  std::string event_filter;      // --event-filter; empty: the first event type seen
+  fold::FrameNameOptions names;  // --kernel, --jit, --addrs
 };
 
 // Facts from the file's header (perf.data); all optional.
 struct ProfileMeta {
   std::string perf_version, cmdline;
   std::map<std::string, std::string, std::less<>> build_ids;  // filename -> hex
-  int64_t time_nanos = 0;      // wall-clock start
-  int64_t duration_nanos = -1;  // -1: from the samples' times
+  int64_t time_nanos = 0;                                     // wall-clock start
+  int64_t duration_nanos = -1;                                // -1: from the samples' times
 };
 
 class ProfileBuilder final : public EventSink {
@@ -65,7 +65,7 @@ class ProfileBuilder final : public EventSink {
 
  private:
   struct Loc {
-    uint32_t mapping;                 // index into dsos_
+    uint32_t mapping;  // index into dsos_
     uint64_t address;
     std::vector<uint32_t> functions;  // indexes into functions_, callee first
   };

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "analyses/fold/frame_name.h"
 #include "absl/strings/str_split.h"
+#include "analyses/fold/frame_name.h"
 #include "core/absl_compat.h"
 
 namespace tk::analyses::report {
@@ -197,7 +197,7 @@ absl::Status ReportSink::OnEvent(const Event& e) {
   t.period += period;
   ++sample_no_;
   static const Frame kNone{0, "[unknown]", "[unknown]"};
-  const Frame& leaf = !e.stack.empty()           ? e.stack[0]
+  const Frame& leaf = !e.stack.empty()              ? e.stack[0]
                       : !e.dropped_stack_ip.empty() ? e.dropped_stack_ip[0]
                                                     : kNone;
   const bool kernel = IsKernelFrame(leaf);  // the sample's mode
@@ -208,7 +208,6 @@ absl::Status ReportSink::OnEvent(const Event& e) {
   if (opt_.children == false) return absl::OkStatus();
   if (e.stack.empty()) {
     self.children_period += period;
-    ++self.children_samples;
     self.last_sample = sample_no_;
   }
   // A frame outside every map takes the sample's level: [k] under a kernel leaf even for a
@@ -218,7 +217,6 @@ absl::Status ReportSink::OnEvent(const Event& e) {
     if (en.last_sample == sample_no_) continue;  // recursion: once per sample
     en.last_sample = sample_no_;
     en.children_period += period;
-    ++en.children_samples;
   }
   return absl::OkStatus();
 }
@@ -261,9 +259,15 @@ std::vector<const Entry*> SortedRows(const ReportSink& r, const Table& t, uint64
     for (Key k : keys) {
       int c = 0;
       switch (k) {
-        case Key::kComm: c = a->comm.compare(b->comm); break;
-        case Key::kPid: c = a->tid < b->tid ? -1 : a->tid > b->tid; break;
-        case Key::kDso: c = a->dso.compare(b->dso); break;
+        case Key::kComm:
+          c = a->comm.compare(b->comm);
+          break;
+        case Key::kPid:
+          c = a->tid < b->tid ? -1 : a->tid > b->tid;
+          break;
+        case Key::kDso:
+          c = a->dso.compare(b->dso);
+          break;
         case Key::kSym:
           if (a->sym.empty() != b->sym.empty()) {
             c = a->sym.empty() ? 1 : -1;
@@ -273,7 +277,9 @@ std::vector<const Entry*> SortedRows(const ReportSink& r, const Table& t, uint64
             c = a->sym.compare(b->sym);
           }
           break;
-        case Key::kCpu: c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu; break;
+        case Key::kCpu:
+          c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+          break;
       }
       if (c != 0) return c < 0;
     }

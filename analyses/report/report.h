@@ -53,7 +53,7 @@ struct ReportOptions {
   bool quiet = false;              // -q: no '#' lines
   // --comms / --dsos / --symbols: only entries with these names (dso: short name).
   std::vector<std::string> comms, dsos, symbols;
-  bool relative = false;           // --percentage relative: percent of the filtered total
+  bool relative = false;  // --percentage relative: percent of the filtered total
   // -F: exactly these columns (keys in it become the sort keys). Empty: the default layout.
   std::vector<Column> fields;
 };
@@ -75,7 +75,7 @@ struct Entry {
   int32_t tid = -1, cpu = -1;
   bool kernel = false;
   uint64_t self_period = 0, self_samples = 0;
-  uint64_t children_period = 0, children_samples = 0;
+  uint64_t children_period = 0;
   uint64_t last_sample = 0;  // the sample that last added Children (counts once per sample)
 };
 
@@ -145,8 +145,7 @@ class ReportSink final : public EventSink {
 
   ReportOptions opt_;
   std::vector<Key> keys_;
-  bool key_comm_ = false, key_pid_ = false, key_dso_ = false, key_sym_ = false,
-       key_cpu_ = false;
+  bool key_comm_ = false, key_pid_ = false, key_dso_ = false, key_sym_ = false, key_cpu_ = false;
   Interner strings_;
   std::vector<std::unique_ptr<Table>> tables_;
   Table* last_table_ = nullptr;

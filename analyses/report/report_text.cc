@@ -73,18 +73,27 @@ std::vector<Column> Columns(const ReportSink& r) {
 std::string HeaderName(const ReportSink& r, const Column& c) {
   if (!c.is_key) {
     switch (c.value) {
-      case Value::kOverhead: return r.children() ? "Self" : "Overhead";
-      case Value::kChildren: return "Children";
-      case Value::kSamples: return "Samples";
-      case Value::kPeriod: return "Period";
+      case Value::kOverhead:
+        return r.children() ? "Self" : "Overhead";
+      case Value::kChildren:
+        return "Children";
+      case Value::kSamples:
+        return "Samples";
+      case Value::kPeriod:
+        return "Period";
     }
   }
   switch (c.key) {
-    case Key::kComm: return "Command";
-    case Key::kPid: return "    Pid:Command";
-    case Key::kDso: return "Shared Object";
-    case Key::kSym: return "Symbol";
-    case Key::kCpu: return "CPU";
+    case Key::kComm:
+      return "Command";
+    case Key::kPid:
+      return "    Pid:Command";
+    case Key::kDso:
+      return "Shared Object";
+    case Key::kSym:
+      return "Symbol";
+    case Key::kCpu:
+      return "CPU";
   }
   return "";
 }
@@ -93,11 +102,16 @@ size_t ValueWidth(Value v) { return v == Value::kSamples || v == Value::kPeriod 
 
 size_t CellWidth(const ReportSink& r, const Column& c, const Entry& en) {
   switch (c.key) {
-    case Key::kComm: return en.comm.size();
-    case Key::kPid: return r.ThreadComm(en).size() + 8;
-    case Key::kDso: return en.dso.size();
-    case Key::kSym: return en.sym.empty() ? kUnresolvedWidth : en.sym.size() + 4;
-    case Key::kCpu: return 3;
+    case Key::kComm:
+      return en.comm.size();
+    case Key::kPid:
+      return r.ThreadComm(en).size() + 8;
+    case Key::kDso:
+      return en.dso.size();
+    case Key::kSym:
+      return en.sym.empty() ? kUnresolvedWidth : en.sym.size() + 4;
+    case Key::kCpu:
+      return 3;
   }
   return 0;
 }
@@ -136,23 +150,31 @@ void AppendSym(const Entry& en, std::string* out) {
   out->append(buf);
 }
 
-void AppendCell(const ReportSink& r, const Column& c, const Entry& en, size_t width,
-                uint64_t total, std::string* out) {
+void AppendCell(const ReportSink& r, const Column& c, const Entry& en, size_t width, uint64_t total,
+                std::string* out) {
   const size_t from = out->size();
   if (!c.is_key) {
     switch (c.value) {
-      case Value::kOverhead: out->append(Percent(en.self_period, total)); break;
+      case Value::kOverhead:
+        out->append(Percent(en.self_period, total));
+        break;
       case Value::kChildren:
         out->append(r.children() ? Percent(en.children_period, total) : "N/A");
         break;
-      case Value::kSamples: out->append(std::to_string(en.self_samples)); break;
-      case Value::kPeriod: out->append(std::to_string(en.self_period)); break;
+      case Value::kSamples:
+        out->append(std::to_string(en.self_samples));
+        break;
+      case Value::kPeriod:
+        out->append(std::to_string(en.self_period));
+        break;
     }
     Pad(out, from, width, true);
     return;
   }
   switch (c.key) {
-    case Key::kComm: out->append(en.comm); break;
+    case Key::kComm:
+      out->append(en.comm);
+      break;
     case Key::kPid: {
       char buf[16];
       std::snprintf(buf, sizeof buf, "%7d:", en.tid);
@@ -160,8 +182,12 @@ void AppendCell(const ReportSink& r, const Column& c, const Entry& en, size_t wi
       out->append(r.ThreadComm(en));
       break;
     }
-    case Key::kDso: out->append(en.dso); break;
-    case Key::kSym: AppendSym(en, out); break;
+    case Key::kDso:
+      out->append(en.dso);
+      break;
+    case Key::kSym:
+      AppendSym(en, out);
+      break;
     case Key::kCpu: {
       char buf[16];
       std::snprintf(buf, sizeof buf, "%*.*d", static_cast<int>(width), static_cast<int>(width),
@@ -241,18 +267,21 @@ void ReportSink::WriteJson(std::ostream& out) const {
     std::vector<const Entry*> rows = SortedRows(*this, *t, &total, &samples);
     nlohmann::json jr = nlohmann::json::array();
     for (const Entry* en : rows) {
-      if (opt_.percent_limit > 0 && LimitPercent(*this, *en, total) < opt_.percent_limit)
-        continue;
+      if (opt_.percent_limit > 0 && LimitPercent(*this, *en, total) < opt_.percent_limit) continue;
       nlohmann::json row = {{"self", en->self_period}, {"samples", en->self_samples}};
       if (children()) row["children"] = en->children_period;
       for (Key k : keys_) {
         switch (k) {
-          case Key::kComm: row["comm"] = en->comm; break;
+          case Key::kComm:
+            row["comm"] = en->comm;
+            break;
           case Key::kPid:
             row["pid"] = en->tid;
             row["thread_comm"] = ThreadComm(*en);
             break;
-          case Key::kDso: row["dso"] = en->dso; break;
+          case Key::kDso:
+            row["dso"] = en->dso;
+            break;
           case Key::kSym: {
             std::string s;
             AppendSym(*en, &s);
@@ -260,16 +289,18 @@ void ReportSink::WriteJson(std::ostream& out) const {
             row["level"] = en->kernel ? "k" : ".";
             break;
           }
-          case Key::kCpu: row["cpu"] = en->cpu; break;
+          case Key::kCpu:
+            row["cpu"] = en->cpu;
+            break;
         }
       }
       jr.push_back(std::move(row));
     }
-    events.push_back({{"event", t->event}, {"samples", samples}, {"period", total},
-                      {"rows", std::move(jr)}});
+    events.push_back(
+        {{"event", t->event}, {"samples", samples}, {"period", total}, {"rows", std::move(jr)}});
   }
-  nlohmann::json j = {{"lost_samples", lost_samples_}, {"children", children()},
-                      {"events", std::move(events)}};
+  nlohmann::json j = {
+      {"lost_samples", lost_samples_}, {"children", children()}, {"events", std::move(events)}};
   out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 

@@ -54,8 +54,8 @@ struct TimeUnit {
   const char* name;
   double factor;  // in nanoseconds
 };
-constexpr TimeUnit kTimeUnits[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9},
-                                   {"hrs", 3600e9}};
+constexpr TimeUnit kTimeUnits[] = {
+    {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"hrs", 3600e9}};
 
 // pprof's measurement.Scale for tk's two units: nanoseconds scale (to = "minimum": the
 // largest unit in which the value is at least 1), counts do not.
@@ -151,17 +151,17 @@ void TopSink::WriteText(std::ostream& out) const {
   for (const Row* r : rows) mins.push_back(r->flat ? r->flat : r->cum);
   const std::string to = OutputUnit(mins, total_, unit);
   // pprof's header labels, from "Type:" on (File, Build ID and Duration need the profile).
-  out << "Type: " << (IsTimeEvent(filter_) ? "cpu" : filter_.substr(0, filter_.find(':')))
-      << "\n";
+  out << "Type: " << (IsTimeEvent(filter_) ? "cpu" : filter_.substr(0, filter_.find(':'))) << "\n";
   out << "Showing nodes accounting for " << ScaledValue(total_, unit, to) << ", "
-      << Trimmed(Percentage(total_, total_)) << " of " << ScaledValue(total_, unit, to) << " total\n";
+      << Trimmed(Percentage(total_, total_)) << " of " << ScaledValue(total_, unit, to)
+      << " total\n";
   out << "      flat  flat%   sum%        cum   cum%\n";
   uint64_t sum = 0;
   for (const Row* r : rows) {
     sum += r->flat;
-    out << Right(ScaledValue(r->flat, unit, to), 10) << " " << Percentage(r->flat, total_)
-        << " " << Percentage(sum, total_) << " " << Right(ScaledValue(r->cum, unit, to), 10)
-        << " " << Percentage(r->cum, total_) << "  " << r->name << "\n";
+    out << Right(ScaledValue(r->flat, unit, to), 10) << " " << Percentage(r->flat, total_) << " "
+        << Percentage(sum, total_) << " " << Right(ScaledValue(r->cum, unit, to), 10) << " "
+        << Percentage(r->cum, total_) << "  " << r->name << "\n";
   }
 }
 

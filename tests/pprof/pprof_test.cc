@@ -19,6 +19,7 @@
 #include "analyses/pprof/profile.pb.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/report/fixture_args.h"
 #include "tests/support/golden.h"
 #include "zlib.h"
 
@@ -28,13 +29,14 @@ namespace {
 struct Fixture {
   std::string name, dir;
 };
-const Fixture kFixtures[] = {{"cxx", "report"}, {"g", "perf_data"}, {"a", "perf_data"},
+const Fixture kFixtures[] = {{"cxx", "report"},      {"g", "perf_data"}, {"a", "perf_data"},
                              {"multi", "perf_data"}, {"z", "perf_data"}, {"pipe", "perf_data"}};
 
+// The fixture's symbol switches (FixtureArgs without a command).
 std::vector<std::string> SymbolArgs(const Fixture& f) {
-  std::string d = "testdata/" + f.dir + "/";
-  return {"--symfs", SourcePath(d + "symfs"), "--kallsyms", SourcePath(d + "kallsyms"),
-          "--no-buildid-cache", "--no-host-kallsyms"};
+  std::vector<std::string> a = FixtureArgs("", f.dir);
+  a.erase(a.begin());
+  return a;
 }
 
 std::string Data(const Fixture& f) {
@@ -156,8 +158,8 @@ std::map<std::string, uint64_t> PprofTraces(const std::string& profile) {
     if (line.starts_with("-----------+")) {
       flush();
     } else if (value < 0 && std::regex_match(line, m, kValue)) {
-      std::map<std::string, double> unit = {{"", 1}, {"ns", 1}, {"us", 1e3}, {"ms", 1e6},
-                                            {"s", 1e9}, {"hrs", 3600e9}};
+      std::map<std::string, double> unit = {{"", 1},     {"ns", 1},  {"us", 1e3},
+                                            {"ms", 1e6}, {"s", 1e9}, {"hrs", 3600e9}};
       value = std::stod(m[1]) * unit[m[2]];
       frames.push_back(m[3]);
     } else if (value >= 0 && std::regex_match(line, m, kCaller)) {
@@ -233,7 +235,8 @@ TEST(PprofGo, TracesEqualTkFold) {
     for (const auto& [k, v] : traces)
       if (!fold.contains(k) || fold[k] != v) diff += "pprof: " + k + " " + std::to_string(v) + "\n";
     for (const auto& [k, v] : fold)
-      if (!traces.contains(k) || traces[k] != v) diff += "fold:  " + k + " " + std::to_string(v) + "\n";
+      if (!traces.contains(k) || traces[k] != v)
+        diff += "fold:  " + k + " " + std::to_string(v) + "\n";
     EXPECT_EQ(diff, "") << f.name;
     std::remove(profile.c_str());
   }
@@ -247,8 +250,7 @@ TEST(PprofProtoc, DecodeEncodeRoundTrips) {
   std::ofstream(raw, std::ios::binary) << Gunzip(ReadFile(profile));
   std::string proto = "-I" + SourcePath("") + " " + SourcePath("analyses/pprof/profile.proto");
   bool ok = false;
-  Shell(protoc + " --decode=perftools.profiles.Profile " + proto + " < " + raw + " > " + text,
-        &ok);
+  Shell(protoc + " --decode=perftools.profiles.Profile " + proto + " < " + raw + " > " + text, &ok);
   ASSERT_TRUE(ok);
   EXPECT_NE(ReadFile(text).find("string_table: \"work::recurse\""), std::string::npos);
   Shell(protoc + " --encode=perftools.profiles.Profile " + proto + " < " + text + " > " + again,
@@ -278,7 +280,8 @@ TEST(PprofStructure, WhatConsumersRequire) {
     EXPECT_GE(p.location(i).mapping_id(), 1u);
     EXPECT_LE(p.location(i).mapping_id(), uint64_t(p.mapping_size()));
     EXPECT_GE(p.location(i).line_size(), 1);
-    for (const auto& l : p.location(i).line()) EXPECT_LE(l.function_id(), uint64_t(p.function_size()));
+    for (const auto& l : p.location(i).line())
+      EXPECT_LE(l.function_id(), uint64_t(p.function_size()));
   }
   for (int i = 0; i < p.function_size(); ++i) EXPECT_EQ(p.function(i).id(), uint64_t(i + 1));
   // The main binary first, with its build id; the kernel named and its functions embedded.
@@ -293,7 +296,8 @@ TEST(PprofStructure, WhatConsumersRequire) {
   ASSERT_GT(p.sample_size(), 0);
   std::map<std::string, std::string> labels;
   for (const auto& l : p.sample(0).label()) {
-    labels[str(l.key())] = l.str() ? str(l.str()) : std::to_string(l.num()) + " " + str(l.num_unit());
+    labels[str(l.key())] =
+        l.str() ? str(l.str()) : std::to_string(l.num()) + " " + str(l.num_unit());
   }
   EXPECT_EQ(labels["comm"], "workload");
   EXPECT_EQ(labels["thread_comm"], "workload");

@@ -6,19 +6,15 @@
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/report/fixture_args.h"
 #include "tests/support/golden.h"
 
 namespace tk::testing {
 namespace {
 
 std::vector<std::string> Args(std::vector<std::string> extra, const std::string& file) {
-  std::string d = "testdata/report/";
-  std::vector<std::string> a = {"report", "--symfs", SourcePath(d + "symfs"), "--kallsyms",
-                                SourcePath(d + "kallsyms"), "--no-buildid-cache",
-                                "--no-host-kallsyms"};
-  a.insert(a.end(), extra.begin(), extra.end());
-  a.push_back(file);
-  return a;
+  extra.push_back(file);
+  return FixtureArgs("report", "report", extra);
 }
 
 TEST(ReportGolden, Outputs) {
@@ -59,10 +55,8 @@ TEST(ReportGolden, JsonIsValidAndMatchesText) {
 // `perf script` text reports as the perf.data it came from (perf_data/g.script is g.data).
 TEST(ReportGolden, PerfScriptTextEqualsPerfData) {
   std::string d = "testdata/perf_data/";
-  std::vector<std::string> a = {"report", "--symfs", SourcePath(d + "symfs"), "--kallsyms",
-                                SourcePath(d + "kallsyms"), "--no-buildid-cache",
-                                "--no-host-kallsyms", "-q", "--no-children", "-n",
-                                "--show-total-period"};
+  std::vector<std::string> a =
+      FixtureArgs("report", "perf_data", {"-q", "--no-children", "-n", "--show-total-period"});
   std::vector<std::string> text = a, data = a;
   text.push_back(SourcePath(d + "g.script"));
   data.push_back(SourcePath(d + "g.data"));

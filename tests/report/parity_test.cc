@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/report/fixture_args.h"
 #include "tests/support/golden.h"
 
 namespace tk::testing {
@@ -36,8 +37,8 @@ struct Row {
 };
 
 void PrintTo(const Row& r, std::ostream* os) {
-  *os << "{" << r.children << " " << r.self << " " << r.samples << " " << r.period << " "
-      << r.keys << "}";
+  *os << "{" << r.children << " " << r.self << " " << r.samples << " " << r.period << " " << r.keys
+      << "}";
 }
 
 std::vector<Row> ParseRows(const std::string& text, bool children) {
@@ -71,7 +72,8 @@ std::vector<Row> ParseRows(const std::string& text, bool children) {
     } else {
       continue;
     }
-    r.keys = std::to_string(block) + "|" + std::regex_replace(r.keys, std::regex(R"(\s{2,})"), "  ");
+    r.keys =
+        std::to_string(block) + "|" + std::regex_replace(r.keys, std::regex(R"(\s{2,})"), "  ");
     rows.push_back(r);
   }
   std::sort(rows.begin(), rows.end());
@@ -86,17 +88,14 @@ struct Fixture {
   std::string name, dir;
 };
 
-const Fixture kFixtures[] = {{"cxx", "report"}, {"cxx.nocg", "report"}, {"g", "perf_data"},
-                             {"a", "perf_data"}, {"multi", "perf_data"}, {"z", "perf_data"},
+const Fixture kFixtures[] = {{"cxx", "report"},    {"cxx.nocg", "report"}, {"g", "perf_data"},
+                             {"a", "perf_data"},   {"multi", "perf_data"}, {"z", "perf_data"},
                              {"pipe", "perf_data"}};
 
 std::vector<std::string> Args(const Fixture& f, bool children, const std::string& file) {
-  std::string d = "testdata/" + f.dir + "/";
-  return {"report",      "--symfs", SourcePath(d + "symfs"), "--kallsyms",
-          SourcePath(d + "kallsyms"), "--no-buildid-cache", "--no-host-kallsyms",
-          "-q",          children ? "--children" : "--no-children",
-          "-g",          "none",    "--sort",    "comm,dso,sym", "-n", "--show-total-period",
-          "--percent-limit", "0", file};
+  return FixtureArgs("report", f.dir,
+                     {"-q", children ? "--children" : "--no-children", "-g", "none", "--sort",
+                      "comm,dso,sym", "-n", "--show-total-period", "--percent-limit", "0", file});
 }
 
 std::string Oracle(const std::string& name, const std::string& mode) {
@@ -144,8 +143,8 @@ TEST(ReportParity, ChildrenEqualsPerfReport) {
         << "\nonly perf: " << ::testing::PrintToString(only_perf);
     for (const Row& g : got) {
       if (!Unresolved(g) || g.samples == 0) continue;
-      auto it = std::find_if(exp.begin(), exp.end(),
-                             [&](const Row& e) { return e.keys == g.keys; });
+      auto it =
+          std::find_if(exp.begin(), exp.end(), [&](const Row& e) { return e.keys == g.keys; });
       ASSERT_NE(it, exp.end()) << f.name << " " << g.keys;
       EXPECT_EQ(it->samples, g.samples) << g.keys;
       EXPECT_EQ(it->period, g.period) << g.keys;
@@ -156,17 +155,16 @@ TEST(ReportParity, ChildrenEqualsPerfReport) {
 // Other options against perf's outputs (testdata/report/record.sh has the command lines).
 TEST(ReportParity, OptionsEqualPerfReport) {
   std::string d = "testdata/perf_data/";
-  std::vector<std::string> common = {"report", "--symfs", SourcePath(d + "symfs"), "--kallsyms",
-                                     SourcePath(d + "kallsyms"), "--no-buildid-cache",
-                                     "--no-host-kallsyms", "-g", "none", "--no-children"};
+  std::vector<std::string> common =
+      FixtureArgs("report", "perf_data", {"-g", "none", "--no-children"});
   struct Case {
     std::string oracle;
     std::vector<std::string> args;
   } cases[] = {
       {"a.pid-cpu", {"-q", "--sort", "pid,cpu", "-n"}},
       {"a.relative", {"--comms", "workload", "--percentage", "relative"}},
-      {"a.filters", {"-q", "--sort", "dso,sym", "--dsos", "workload,libc.so.6",
-                     "--percent-limit", "0.5"}},
+      {"a.filters",
+       {"-q", "--sort", "dso,sym", "--dsos", "workload,libc.so.6", "--percent-limit", "0.5"}},
       {"a.fields", {"-q", "-F", "sample,period,overhead,sym"}},
   };
   for (const Case& c : cases) {
