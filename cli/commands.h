@@ -13,6 +13,8 @@ int RunCputop(int argc, char** argv);
 int RunIrq(int argc, char** argv);
 int RunSyscalls(int argc, char** argv);
 int RunMemtop(int argc, char** argv);
+int RunReport(int argc, char** argv);
+int RunPprof(int argc, char** argv);
 
 }  // namespace tk::cli
 

@@ -51,6 +51,15 @@ int UsageError(std::string_view command, std::string_view what) {
   return kExitUsage;
 }
 
+void AddFoldNameFlags(CLI::App& app, FoldNameFlags* f, const std::string& filter_help) {
+  app.add_flag("--kernel", f->names.annotate_kernel, "Annotate kernel functions with _[k]");
+  app.add_flag("--jit", f->names.annotate_jit, "Annotate JIT functions with _[j]");
+  app.add_flag("--all", f->all, "All annotations (--kernel --jit)");
+  app.add_flag("--addrs", f->names.include_addrs,
+               "Include raw addresses where symbols cannot be found: [dso <addr>]");
+  app.add_option("--event-filter", f->event_filter, filter_help);
+}
+
 int Fail(std::string_view message, int code) {
   std::cerr << "tk: " << message << "\n";
   return code;

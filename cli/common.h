@@ -9,6 +9,7 @@
 #include <string>
 
 #include "CLI/CLI.hpp"
+#include "analyses/fold/frame_name.h"
 #include "core/format.h"
 #include "core/sink.h"
 #include "parsers/parser.h"
@@ -28,6 +29,18 @@ const CLI::Validator& NonNegative();
 
 // Adds --symfs and --kallsyms (and hidden test switches) writing into `opts`.
 void AddSymbolOptions(CLI::App& app, ParseOptions* opts);
+
+// tk fold's frame-naming flags (--kernel, --jit, --all, --addrs) and --event-filter, for the
+// commands that name frames as tk fold does. Apply() after parsing folds --all in.
+struct FoldNameFlags {
+  analyses::fold::FrameNameOptions names;
+  std::string event_filter;
+  bool all = false;
+  void Apply() {
+    if (all) names.annotate_kernel = names.annotate_jit = true;
+  }
+};
+void AddFoldNameFlags(CLI::App& app, FoldNameFlags* f, const std::string& filter_help);
 
 // Opens `path` ("-" = stdin), detects its format, parses it into `sink` and prints any error
 // as "tk: FILE: offset N: what" plus the malformed-record summary. An input that gave the

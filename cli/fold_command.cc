@@ -38,20 +38,15 @@ int RunFold(int argc, char** argv) {
       "tk fold");
   std::string path = "perf.data";
   analyses::fold::FoldOptions fo;
-  bool all = false;
   int threads = 0;
   ParseOptions popts;
   app.add_option("file", path, "Input file (default perf.data), - for stdin");
   app.add_flag("--pid", fo.include_pid, "Include the PID with the process name: comm-PID");
   app.add_flag("--tid", fo.include_tid,
                "Include the PID and TID with the process name: comm-PID/TID");
-  app.add_flag("--kernel", fo.names.annotate_kernel, "Annotate kernel functions with _[k]");
-  app.add_flag("--jit", fo.names.annotate_jit, "Annotate JIT functions with _[j]");
-  app.add_flag("--all", all, "All annotations (--kernel --jit)");
-  app.add_flag("--addrs", fo.names.include_addrs,
-               "Include raw addresses where symbols cannot be found: [dso <addr>]");
-  app.add_option("--event-filter", fo.event_filter,
-                 "Fold only events of this type (default: the first event type seen)");
+  FoldNameFlags names;
+  AddFoldNameFlags(app, &names,
+                   "Fold only events of this type (default: the first event type seen)");
   bool json = false;
   app.add_flag("--json", json, "One JSON object: {event, total, stacks: [{frames, count}]}");
   app.add_option("--threads", threads,
@@ -71,7 +66,9 @@ int RunFold(int argc, char** argv) {
   std::optional<FilterOptions> fopts = ResolveFilter(ff, "fold", path);
   if (!fopts) return kExitUsage;
   const Filter filter(std::move(*fopts));
-  if (all) fo.names.annotate_kernel = fo.names.annotate_jit = true;
+  names.Apply();
+  fo.names = names.names;
+  fo.event_filter = names.event_filter;
 
   absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
   if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);

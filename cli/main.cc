@@ -27,6 +27,8 @@ constexpr Command kCommands[] = {
     {"irq", tk::cli::RunIrq, "hard IRQ and softirq durations, raise latency (lttng-irqstats)"},
     {"syscalls", tk::cli::RunSyscalls, "system call counts, errors and times per thread"},
     {"memtop", tk::cli::RunMemtop, "pages allocated and freed per thread, perf kmem summary"},
+    {"report", tk::cli::RunReport, "perf report --stdio's table (Children/Self by comm,dso,sym)"},
+    {"pprof", tk::cli::RunPprof, "export samples as a gzipped pprof profile.proto"},
 };
 
 void Usage(std::ostream& out) {

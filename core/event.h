@@ -246,6 +246,10 @@ struct Event {
   // fold folds such an event as its bare comm (as stackcollapse-perf.pl); an event with no
   // stack recorded (a one-line tracepoint of `perf script` without -g) is not a stack.
   bool stack_recorded = false;
+  // perf.data: when `stack` is empty because perf drops the callchain (a context marker it
+  // does not know; perf script prints no stack), the sample's own IP as one frame, since
+  // perf report still counts the sample there (tk report follows it). Empty otherwise.
+  absl::Span<const Frame> dropped_stack_ip;
   // The views of `comm` and of every frame's symbol and dso stay valid and unchanged until
   // the parse ends (perf.data: symbol tables and interned names), so an analysis may keep
   // them without copying. False where they point into a reused line buffer (text formats).

@@ -15,6 +15,8 @@ PACKAGES=(
   libcli11-dev                    # command line
   nlohmann-json3-dev              # JSON writer
   linux-libc-dev                  # syscall tables (asm/unistd_64.h, unistd_32.h) for tk syscalls
+  libprotobuf-dev protobuf-compiler zlib1g-dev  # tk pprof: profile.proto, gzip
+  golang-1.19-go                  # test oracle only: go tool pprof reads tk pprof's output
   trace-cmd libtracecmd-dev       # test oracles only
   linux-perf                      # test oracle and live recording
   perl                            # stackcollapse-perf.pl comparisons in bench

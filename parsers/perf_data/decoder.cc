@@ -161,6 +161,8 @@ void Decoder::BuildStack(const ParsedSample& s, uint16_t misc, const EventAttr& 
         mode = kOther;  // hypervisor, guest: perf does not resolve these by default
       } else {
         frames_.clear();
+        dropped_ip_ = machine_.Resolve(s.pid, IsKernelMode(misc), s.ip);  // Event::dropped_stack_ip
+        stack_dropped_ = true;
         return;
       }
       continue;
@@ -278,10 +280,13 @@ absl::Status Decoder::OnSample(uint16_t misc, std::string_view body, uint64_t of
     e.body = Generic{};
   }
   if (!wants_.Has(e.kind())) return absl::OkStatus();
+  e.dropped_stack_ip = {};
   if (wants_.stacks()) {
+    stack_dropped_ = false;
     BuildStack(s, misc, attr);
     e.stack = absl::MakeConstSpan(frames_);
     e.stack_recorded = true;  // an empty callchain folds as the bare comm
+    if (stack_dropped_) e.dropped_stack_ip = absl::MakeConstSpan(&dropped_ip_, 1);
     // The Machine's interned comms, DSO names and symbol tables (unless the tracepoint
     // decoder named the task from the payload).
     e.stable_views = e.comm.data() == comm.data();

@@ -112,6 +112,8 @@ class Decoder {
   std::vector<Handler> handlers_;
   std::vector<std::string> names_;  // per event index
   std::vector<Frame> frames_;
+  Frame dropped_ip_;            // the sample IP of a stack BuildStack dropped
+  bool stack_dropped_ = false;
   Event sample_event_;  // OnSample's, reused
   std::unique_ptr<tep::TraceEvents> trace_events_;
   std::unique_ptr<tep::TepDecoder> tep_;

@@ -47,9 +47,9 @@ std::string StripSignature(std::string_view s) {
       i = SkipOperator(s, i);
       continue;
     }
-    if (c == '<' || (c == '(' && depth > 0)) {
+    if (c == '<' || c == '{' || (c == '(' && depth > 0)) {  // '{': "{lambda(int)#1}"
       ++depth;
-    } else if (c == '>' || c == ')') {
+    } else if (c == '>' || c == '}' || c == ')') {
       if (depth > 0) --depth;
     } else if (c == '(' && depth == 0) {
       break;  // the parameter list

@@ -22,6 +22,8 @@ TEST(Demangle, AsPerfPrintsWithoutParameters) {
   EXPECT_EQ(Demangle("_ZN2ns1K4workEi"), "ns::K::work");
   EXPECT_EQ(Demangle("_ZNKSt8functionIFiiEEclEi"), "std::function<int (int)>::operator()");
   EXPECT_EQ(Demangle("_ZN12_GLOBAL__N_13fooEv"), "(anonymous namespace)::foo");
+  // A lambda's "{lambda(int)#1}" is part of the name (perf: _start::{lambda(int)#1}::operator()).
+  EXPECT_EQ(Demangle("_ZZ6_startENKUliE_clEi"), "_start::{lambda(int)#1}::operator()");
   EXPECT_EQ(Demangle("_ZNSt6vectorIiSaIiEE9push_backEOi"), "std::vector<int, std::allocator<int> >::push_back");
   EXPECT_EQ(Demangle("_ZnwmRKSt9nothrow_t"), "operator new");
   EXPECT_EQ(Demangle("_ZN1AltERKS_"), "A::operator<");

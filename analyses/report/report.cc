@@ -1,0 +1,291 @@
+#include "analyses/report/report.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "absl/strings/str_split.h"
+#include "analyses/fold/frame_name.h"
+#include "core/absl_compat.h"
+
+namespace tk::analyses::report {
+namespace {
+
+// Kernel addresses on x86-64 and arm64 start at the top half.
+constexpr uint64_t kKernelStart = 0xffff800000000000ull;
+
+struct Name {
+  const char* name;
+  bool is_key;
+  Key key;
+  Value value;
+};
+constexpr Name kNames[] = {
+    {"comm", true, Key::kComm, Value::kOverhead},
+    {"pid", true, Key::kPid, Value::kOverhead},
+    {"dso", true, Key::kDso, Value::kOverhead},
+    {"sym", true, Key::kSym, Value::kOverhead},
+    {"symbol", true, Key::kSym, Value::kOverhead},
+    {"cpu", true, Key::kCpu, Value::kOverhead},
+    {"overhead", false, Key::kComm, Value::kOverhead},
+    {"overhead_children", false, Key::kComm, Value::kChildren},
+    {"sample", false, Key::kComm, Value::kSamples},
+    {"period", false, Key::kComm, Value::kPeriod},
+};
+
+template <typename T>
+void AppendRaw(const T& v, std::string* out) {
+  out->append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+void AppendView(std::string_view s, std::string* out) {
+  uint32_t n = static_cast<uint32_t>(s.size());
+  AppendRaw(n, out);
+  out->append(s);
+}
+
+}  // namespace
+
+bool ParseColumns(std::string_view list, bool allow_values, std::vector<Column>* out,
+                  std::string* bad) {
+  for (absl::string_view part : absl::StrSplit(AV(list), ',', absl::SkipEmpty())) {
+    const Name* found = nullptr;
+    for (const Name& n : kNames) {
+      if (SV(part) == n.name && (n.is_key || allow_values)) found = &n;
+    }
+    if (!found) {
+      *bad = std::string(part);
+      return false;
+    }
+    out->push_back(Column{found->is_key, found->value, found->key});
+  }
+  return true;
+}
+
+std::string_view ShortDso(std::string_view dso) {
+  if (!dso.empty() && dso[0] == '[') return dso;
+  size_t slash = dso.rfind('/');
+  return slash == std::string_view::npos ? dso : dso.substr(slash + 1);
+}
+
+bool IsKernelFrame(const Frame& f) {
+  if (f.dso == "[unknown]") return f.ip >= kKernelStart;
+  // User-space maps with bracketed names (stackcollapse's --kernel counts them as kernel).
+  if (f.dso == "[vdso]" || f.dso == "[vsyscall]" || f.dso == "[uprobes]") return false;
+  return fold::IsKernelDso(f.dso);
+}
+
+ReportSink::ReportSink(ReportOptions opt) : opt_(std::move(opt)) {
+  keys_ = opt_.sort;
+  if (!opt_.fields.empty()) {
+    keys_.clear();
+    for (const Column& c : opt_.fields)
+      if (c.is_key) keys_.push_back(c.key);
+  }
+  for (Key k : keys_) {
+    key_comm_ |= k == Key::kComm;
+    key_pid_ |= k == Key::kPid;
+    key_dso_ |= k == Key::kDso;
+    key_sym_ |= k == Key::kSym;
+    key_cpu_ |= k == Key::kCpu;
+  }
+  for (const std::string& s : opt_.comms) comms_.insert(s);
+  for (const std::string& s : opt_.dsos) dsos_.insert(s);
+  for (const std::string& s : opt_.symbols) symbols_.insert(s);
+}
+
+ReportSink::~ReportSink() = default;
+
+// As perf: Children only when the file has callchains, whatever the option says.
+bool ReportSink::children() const { return saw_callchain_ && opt_.children.value_or(true); }
+
+Table& ReportSink::TableFor(std::string_view name) {
+  if (last_table_ && last_table_->event == name) return *last_table_;
+  for (auto& t : tables_) {
+    if (t->event == name) return *(last_table_ = t.get());
+  }
+  tables_.push_back(std::make_unique<Table>());
+  tables_.back()->event = std::string(name);
+  return *(last_table_ = tables_.back().get());
+}
+
+// The entry key packs only the sort keys' parts, so entries differing elsewhere merge. An
+// unresolved symbol is keyed by its address, as perf's sort__sym_cmp does.
+// `sample_kernel`: the sample's level, which a frame outside every map takes (perf 6.1's
+// fill_callchain_info sets the level only for frames inside a map). A mapped frame's level
+// follows from its DSO, computed only when its entry is made.
+Entry& ReportSink::EntryFor(Table& t, const Event& e, const Frame& f, bool sample_kernel) {
+  const bool unmapped = f.dso == "[unknown]";
+  if (!e.stable_views) {
+    return t.entries[SlowEntry(t, e, f, unmapped ? sample_kernel : IsKernelFrame(f))];
+  }
+  // Only the parts the sort keys use, so the cache never splits what the keys merge.
+  FrameKey k{};
+  if (key_comm_) {
+    k.comm = e.comm.data();
+    k.comm_len = static_cast<uint32_t>(e.comm.size());
+  }
+  if (key_pid_) k.tid = e.tid;
+  if (key_cpu_) k.cpu = e.cpu;
+  if (key_dso_ || key_sym_) {
+    k.dso = f.dso.data();
+    k.dso_len = static_cast<uint32_t>(f.dso.size());
+  }
+  if (key_sym_) {
+    k.sym = f.symbol.data();
+    k.sym_len = static_cast<uint32_t>(f.symbol.size());
+    // A resolved symbol's name is one view of its symbol table; an unresolved one is keyed
+    // by its address.
+    if (f.symbol == "[unknown]" || f.symbol.empty()) k.ip = f.ip;
+  }
+  k.kernel = unmapped && sample_kernel;
+  auto [it, added] = t.fast.try_emplace(k, 0);
+  if (added) it->second = SlowEntry(t, e, f, unmapped ? sample_kernel : IsKernelFrame(f));
+  return t.entries[it->second];
+}
+
+uint32_t ReportSink::SlowEntry(Table& t, const Event& e, const Frame& f, bool kernel) {
+  const bool resolved = f.symbol != "[unknown]" && !f.symbol.empty();
+  const std::string_view dso = ShortDso(f.dso);
+  std::string& k = key_;
+  k.clear();
+  if (key_comm_) AppendView(e.comm, &k);
+  if (key_pid_) AppendRaw(e.tid, &k);
+  if (key_dso_) AppendView(dso, &k);
+  if (key_sym_) {
+    if (resolved) {
+      AppendView(f.symbol, &k);
+      if (!key_dso_) AppendView(dso, &k);  // distinct symbols of distinct DSOs
+    } else {
+      k.push_back('\xff');
+      AppendRaw(f.ip, &k);
+    }
+  }
+  if (key_cpu_) AppendRaw(e.cpu, &k);
+  auto [it, added] = t.index.try_emplace(k, static_cast<uint32_t>(t.entries.size()));
+  if (added) {
+    Entry en;
+    en.comm = strings_.Intern(e.comm);
+    en.dso = strings_.Intern(dso);
+    en.sym = resolved ? strings_.Intern(f.symbol) : std::string_view();
+    en.addr = resolved ? 0 : f.ip;
+    en.tid = e.tid;
+    en.cpu = e.cpu;
+    en.kernel = kernel;  // the first sample to make the entry decides, as in perf
+    t.entries.push_back(en);
+  }
+  return it->second;
+}
+
+absl::Status ReportSink::OnEvent(const Event& e) {
+  if (e.kind() == EventKind::kLost) {
+    const Lost& l = std::get<Lost>(e.body);
+    if (l.kind == Lost::Kind::kLostSamples) lost_samples_ += l.count;
+    return absl::OkStatus();
+  }
+  if (e.kind() == EventKind::kComm) {
+    const Comm& c = std::get<Comm>(e.body);
+    thread_comm_[c.tid] = strings_.Intern(c.comm);
+    return absl::OkStatus();
+  }
+  if (key_pid_) {
+    std::string_view& last = thread_comm_[e.tid];
+    if (last != e.comm) last = strings_.Intern(e.comm);
+  }
+  Table& t = TableFor(e.name);
+  const uint64_t period = e.has_period ? e.period : 1;
+  ++t.samples;
+  t.period += period;
+  ++sample_no_;
+  static const Frame kNone{0, "[unknown]", "[unknown]"};
+  const Frame& leaf = !e.stack.empty()              ? e.stack[0]
+                      : !e.dropped_stack_ip.empty() ? e.dropped_stack_ip[0]
+                                                    : kNone;
+  const bool kernel = IsKernelFrame(leaf);  // the sample's mode
+  Entry& self = EntryFor(t, e, leaf, kernel);
+  self.self_period += period;
+  ++self.self_samples;
+  if (e.stack.size() >= 2) saw_callchain_ = true;
+  if (opt_.children == false) return absl::OkStatus();
+  if (e.stack.empty()) {
+    self.children_period += period;
+    self.last_sample = sample_no_;
+  }
+  // A frame outside every map takes the sample's level: [k] under a kernel leaf even for a
+  // user address, as perf 6.1 prints it (tests/report/parity_test.cc, a.data).
+  for (const Frame& f : e.stack) {
+    Entry& en = EntryFor(t, e, f, kernel);
+    if (en.last_sample == sample_no_) continue;  // recursion: once per sample
+    en.last_sample = sample_no_;
+    en.children_period += period;
+  }
+  return absl::OkStatus();
+}
+
+std::string_view ReportSink::ThreadComm(const Entry& en) const {
+  auto it = thread_comm_.find(en.tid);
+  return it == thread_comm_.end() ? en.comm : it->second;
+}
+
+bool ReportSink::Kept(const Entry& en) const {
+  if (!comms_.empty() && !comms_.contains(en.comm)) return false;
+  if (!dsos_.empty() && !dsos_.contains(en.dso)) return false;
+  if (!symbols_.empty() && (en.sym.empty() || !symbols_.contains(en.sym))) return false;
+  return true;
+}
+
+std::vector<const Entry*> SortedRows(const ReportSink& r, const Table& t, uint64_t* total,
+                                     uint64_t* samples) {
+  std::vector<const Entry*> rows;
+  uint64_t kept_period = 0, kept_samples = 0;
+  for (const Entry& en : t.entries) {
+    if (!r.Kept(en)) continue;
+    rows.push_back(&en);
+    kept_period += en.self_period;
+    kept_samples += en.self_samples;
+  }
+  *total = r.options().relative ? kept_period : t.period;
+  *samples = r.options().relative ? kept_samples : t.samples;
+  const bool children = r.children();
+  const std::vector<Key>& keys = r.sort_keys();
+  if (!children) {  // entries only callchains made
+    rows.erase(std::remove_if(rows.begin(), rows.end(),
+                              [](const Entry* en) { return en->self_samples == 0; }),
+               rows.end());
+  }
+  std::sort(rows.begin(), rows.end(), [&](const Entry* a, const Entry* b) {
+    if (children && a->children_period != b->children_period)
+      return a->children_period > b->children_period;
+    if (a->self_period != b->self_period) return a->self_period > b->self_period;
+    for (Key k : keys) {
+      int c = 0;
+      switch (k) {
+        case Key::kComm:
+          c = a->comm.compare(b->comm);
+          break;
+        case Key::kPid:
+          c = a->tid < b->tid ? -1 : a->tid > b->tid;
+          break;
+        case Key::kDso:
+          c = a->dso.compare(b->dso);
+          break;
+        case Key::kSym:
+          if (a->sym.empty() != b->sym.empty()) {
+            c = a->sym.empty() ? 1 : -1;
+          } else if (a->sym.empty()) {
+            c = a->addr < b->addr ? -1 : a->addr > b->addr;
+          } else {
+            c = a->sym.compare(b->sym);
+          }
+          break;
+        case Key::kCpu:
+          c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+          break;
+      }
+      if (c != 0) return c < 0;
+    }
+    return false;
+  });
+  return rows;
+}
+
+}  // namespace tk::analyses::report

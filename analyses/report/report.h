@@ -1,0 +1,167 @@
+// `tk report`: perf report --stdio's table from the same symbolized samples `tk fold` reads.
+//
+//   # Samples: 398  of event 'cpu-clock:ppp'
+//   # Event count (approx.): 99500000
+//   #
+//   # Children      Self  Command   Shared Object         Symbol
+//   # ........  ........  ........  ....................  ...............................
+//   #
+//       59.05%    29.40%  workload  [kernel.kallsyms]     [k] do_syscall_64
+//
+// One table per event name. Every sample adds its period to the Self of the entry its leaf
+// frame maps to (the entry key is the --sort keys: comm, pid (perf's thread), dso, sym,
+// cpu); with callchains, every distinct entry its stack maps to gets the period as Children
+// once per sample, so recursion counts once (perf's iter_add_next_cumulative_entry).
+// Percentages are period-weighted. Memory grows with the number of distinct entries.
+#ifndef TK_ANALYSES_REPORT_REPORT_H_
+#define TK_ANALYSES_REPORT_REPORT_H_
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "core/intern.h"
+#include "core/sink.h"
+
+namespace tk::analyses::report {
+
+// The sort keys (perf's --sort names: comm, pid, dso, sym, cpu).
+enum class Key : uint8_t { kComm, kPid, kDso, kSym, kCpu };
+// The value columns (-F overhead, overhead_children, sample, period).
+enum class Value : uint8_t { kOverhead, kChildren, kSamples, kPeriod };
+
+// One output column: a value or a key.
+struct Column {
+  bool is_key = false;
+  Value value = Value::kOverhead;
+  Key key = Key::kComm;
+};
+
+struct ReportOptions {
+  std::vector<Key> sort = {Key::kComm, Key::kDso, Key::kSym};
+  // Children/Self when any sample has a callchain, unless false (--no-children).
+  std::optional<bool> children;
+  bool show_nr_samples = false;    // -n
+  bool show_total_period = false;  // --show-total-period
+  double percent_limit = 0;        // rows below this percent (Children% in children mode) hidden
+  bool quiet = false;              // -q: no '#' lines
+  // --comms / --dsos / --symbols: only entries with these names (dso: short name).
+  std::vector<std::string> comms, dsos, symbols;
+  bool relative = false;  // --percentage relative: percent of the filtered total
+  // -F: exactly these columns (keys in it become the sort keys). Empty: the default layout.
+  std::vector<Column> fields;
+};
+
+// Parses a --sort / -F list ("comm,dso,sym", "overhead,sample,sym"); false on an unknown name
+// (`bad` receives it). `allow_values` accepts the -F value names.
+bool ParseColumns(std::string_view list, bool allow_values, std::vector<Column>* out,
+                  std::string* bad);
+
+// perf's short DSO name: the basename of a path, "[kernel.kallsyms]" and the like as they are.
+std::string_view ShortDso(std::string_view dso);
+// perf's [k]/[.] level of a frame: kernel DSOs, and kernel addresses outside any map.
+bool IsKernelFrame(const Frame& f);
+
+// The accumulated tables, written by report_text.cc / report_json.cc.
+struct Entry {
+  std::string_view comm, dso, sym;  // interned; sym empty when unresolved
+  uint64_t addr = 0;                // unresolved: the address perf prints
+  int32_t tid = -1, cpu = -1;
+  bool kernel = false;
+  uint64_t self_period = 0, self_samples = 0;
+  uint64_t children_period = 0;
+  uint64_t last_sample = 0;  // the sample that last added Children (counts once per sample)
+};
+
+// A frame's identity by its views' addresses (perf.data: Event::stable_views), so a repeated
+// frame finds its entry without hashing its strings. Equal strings at other addresses get
+// their own FrameKey but the same entry (the slow path keys by content).
+struct FrameKey {
+  const char* comm;
+  const char* dso;
+  const char* sym;
+  uint32_t comm_len, dso_len, sym_len;
+  int32_t tid, cpu;
+  uint64_t ip;
+  bool kernel;
+  bool operator==(const FrameKey&) const = default;
+  template <typename H>
+  friend H AbslHashValue(H h, const FrameKey& k) {
+    return H::combine(std::move(h), k.comm, k.dso, k.sym, k.comm_len, k.dso_len, k.sym_len, k.tid,
+                      k.cpu, k.ip, k.kernel);
+  }
+};
+
+struct Table {
+  std::string event;
+  uint64_t samples = 0, period = 0;
+  std::vector<Entry> entries;
+  absl::flat_hash_map<std::string, uint32_t> index;  // packed key -> entries[i]
+  absl::flat_hash_map<FrameKey, uint32_t> fast;      // stable views -> entries[i]
+};
+
+class ReportSink final : public EventSink {
+ public:
+  explicit ReportSink(ReportOptions opt);
+  ~ReportSink() override;
+
+  EventMask wants() const override {
+    return EventMask()
+        .Add(EventKind::kSample)
+        .Add(EventKind::kLost)
+        .Add(EventKind::kComm)
+        .WithStacks();
+  }
+  absl::Status OnEvent(const Event& e) override;
+
+  // Children/Self columns: the option, else whether any sample had a callchain.
+  bool children() const;
+  uint64_t lost_samples() const { return lost_samples_; }
+  const std::vector<std::unique_ptr<Table>>& tables() const { return tables_; }
+  const ReportOptions& options() const { return opt_; }
+  // The sort keys in effect (--sort, or the keys of -F).
+  const std::vector<Key>& sort_keys() const { return keys_; }
+  // A thread's last comm (perf's pid key prints the thread's comm at the end).
+  std::string_view ThreadComm(const Entry& en) const;
+  // Whether an entry passes --comms/--dsos/--symbols.
+  bool Kept(const Entry& en) const;
+
+  // perf report --stdio's text (report_text.cc).
+  void WriteText(std::ostream& out) const;
+  // {"lost_samples": N, "events": [{"event", "samples", "period", "rows": [...]}]}
+  void WriteJson(std::ostream& out) const;
+
+ private:
+  Table& TableFor(std::string_view name);
+  // The entry of frame `f` for this sample's comm/tid/cpu, created on first use.
+  Entry& EntryFor(Table& t, const Event& e, const Frame& f, bool kernel);
+  uint32_t SlowEntry(Table& t, const Event& e, const Frame& f, bool kernel);
+
+  ReportOptions opt_;
+  std::vector<Key> keys_;
+  bool key_comm_ = false, key_pid_ = false, key_dso_ = false, key_sym_ = false, key_cpu_ = false;
+  Interner strings_;
+  std::vector<std::unique_ptr<Table>> tables_;
+  Table* last_table_ = nullptr;
+  std::string key_;  // scratch
+  uint64_t sample_no_ = 0;
+  uint64_t lost_samples_ = 0;
+  bool saw_callchain_ = false;
+  absl::flat_hash_set<std::string_view> comms_, dsos_, symbols_;
+  absl::flat_hash_map<int32_t, std::string_view> thread_comm_;
+};
+
+// Rows of a table in perf's order (Children then Self, or Self, descending; ties by the sort
+// keys ascending) after the filters; `total` receives the period percentages divide by.
+std::vector<const Entry*> SortedRows(const ReportSink& r, const Table& t, uint64_t* total,
+                                     uint64_t* samples);
+
+}  // namespace tk::analyses::report
+
+#endif  // TK_ANALYSES_REPORT_REPORT_H_

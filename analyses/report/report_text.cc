@@ -1,0 +1,307 @@
+// perf report --stdio's layout (perf 6.1, ui/stdio/hist.c and util/sort.c):
+//
+//   # Overhead       Samples        Period  Command   Shared Object         Symbol
+//   # ........  ............  ............  ........  ....................  ..............
+//   #
+//       29.40%           117      29250000  workload  [kernel.kallsyms]     [k] do_syscall_64
+//
+// Every column is preceded by two spaces (the header row by "# "). Percentages are 8 wide,
+// Samples and Period 12; Command is as wide as the longest comm (at least "Command"),
+// "Pid:Command" 8 more, Shared Object the longest short DSO name (at least 13), Symbol four more
+// than the longest name ("[k] "; an unresolved address counts as 4 + 18). Widths span every
+// row the filters keep, including rows --percent-limit hides. Every cell is padded to its
+// width except a Symbol in the last column.
+#include <cinttypes>
+#include <cstdio>
+#include <ostream>
+
+#include "analyses/report/report.h"
+#include "nlohmann/json.hpp"
+
+namespace tk::analyses::report {
+namespace {
+
+constexpr size_t kUnresolvedWidth = 4 + 2 + 16;
+
+// perf's convert_unit: 199945 -> "199K", 842 -> "842 ".
+std::string ScaledCount(uint64_t n) {
+  char unit = ' ';
+  const char* units = "KMG";
+  for (int i = 0; i < 3 && n > 1000; ++i) {
+    n /= 1000;
+    unit = units[i];
+  }
+  return std::to_string(n) + unit;
+}
+
+std::string Percent(uint64_t v, uint64_t total) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f%%", total ? 100.0 * static_cast<double>(v) / total : 0.0);
+  return buf;
+}
+
+struct Layout {
+  std::vector<Column> cols;
+  std::vector<size_t> widths;
+};
+
+bool Elided(const ReportOptions& o, const Column& c) {
+  if (!c.is_key) return false;
+  return (c.key == Key::kComm && o.comms.size() == 1) ||
+         (c.key == Key::kDso && o.dsos.size() == 1) ||
+         (c.key == Key::kSym && o.symbols.size() == 1);
+}
+
+std::vector<Column> Columns(const ReportSink& r) {
+  const ReportOptions& o = r.options();
+  std::vector<Column> cols;
+  if (!o.fields.empty()) {
+    cols = o.fields;
+  } else {
+    if (r.children()) cols.push_back({false, Value::kChildren, Key::kComm});
+    cols.push_back({false, Value::kOverhead, Key::kComm});
+    if (o.show_nr_samples) cols.push_back({false, Value::kSamples, Key::kComm});
+    if (o.show_total_period) cols.push_back({false, Value::kPeriod, Key::kComm});
+    for (Key k : r.sort_keys()) cols.push_back({true, Value::kOverhead, k});
+  }
+  std::vector<Column> shown;
+  for (const Column& c : cols)
+    if (!Elided(o, c)) shown.push_back(c);
+  return shown;
+}
+
+std::string HeaderName(const ReportSink& r, const Column& c) {
+  if (!c.is_key) {
+    switch (c.value) {
+      case Value::kOverhead:
+        return r.children() ? "Self" : "Overhead";
+      case Value::kChildren:
+        return "Children";
+      case Value::kSamples:
+        return "Samples";
+      case Value::kPeriod:
+        return "Period";
+    }
+  }
+  switch (c.key) {
+    case Key::kComm:
+      return "Command";
+    case Key::kPid:
+      return "    Pid:Command";
+    case Key::kDso:
+      return "Shared Object";
+    case Key::kSym:
+      return "Symbol";
+    case Key::kCpu:
+      return "CPU";
+  }
+  return "";
+}
+
+size_t ValueWidth(Value v) { return v == Value::kSamples || v == Value::kPeriod ? 12 : 8; }
+
+size_t CellWidth(const ReportSink& r, const Column& c, const Entry& en) {
+  switch (c.key) {
+    case Key::kComm:
+      return en.comm.size();
+    case Key::kPid:
+      return r.ThreadComm(en).size() + 8;
+    case Key::kDso:
+      return en.dso.size();
+    case Key::kSym:
+      return en.sym.empty() ? kUnresolvedWidth : en.sym.size() + 4;
+    case Key::kCpu:
+      return 3;
+  }
+  return 0;
+}
+
+Layout MakeLayout(const ReportSink& r, const std::vector<const Entry*>& rows) {
+  Layout l;
+  l.cols = Columns(r);
+  for (const Column& c : l.cols) {
+    size_t w = c.is_key ? HeaderName(r, c).size() : ValueWidth(c.value);
+    if (c.is_key) {
+      for (const Entry* en : rows) w = std::max(w, CellWidth(r, c, *en));
+    }
+    l.widths.push_back(w);
+  }
+  return l;
+}
+
+void Pad(std::string* out, size_t from, size_t width, bool right) {
+  size_t n = out->size() - from;
+  if (n >= width) return;
+  if (right) {
+    out->insert(from, width - n, ' ');
+  } else {
+    out->append(width - n, ' ');
+  }
+}
+
+void AppendSym(const Entry& en, std::string* out) {
+  out->append(en.kernel ? "[k] " : "[.] ");
+  if (!en.sym.empty()) {
+    out->append(en.sym);
+    return;
+  }
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%#.16" PRIx64, en.addr);  // 0 prints without "0x", as perf
+  out->append(buf);
+}
+
+void AppendCell(const ReportSink& r, const Column& c, const Entry& en, size_t width, uint64_t total,
+                std::string* out) {
+  const size_t from = out->size();
+  if (!c.is_key) {
+    switch (c.value) {
+      case Value::kOverhead:
+        out->append(Percent(en.self_period, total));
+        break;
+      case Value::kChildren:
+        out->append(r.children() ? Percent(en.children_period, total) : "N/A");
+        break;
+      case Value::kSamples:
+        out->append(std::to_string(en.self_samples));
+        break;
+      case Value::kPeriod:
+        out->append(std::to_string(en.self_period));
+        break;
+    }
+    Pad(out, from, width, true);
+    return;
+  }
+  switch (c.key) {
+    case Key::kComm:
+      out->append(en.comm);
+      break;
+    case Key::kPid: {
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "%7d:", en.tid);
+      out->append(buf);
+      out->append(r.ThreadComm(en));
+      break;
+    }
+    case Key::kDso:
+      out->append(en.dso);
+      break;
+    case Key::kSym:
+      AppendSym(en, out);
+      break;
+    case Key::kCpu: {
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "%*.*d", static_cast<int>(width), static_cast<int>(width),
+                    en.cpu);
+      out->append(buf);
+      break;
+    }
+  }
+  Pad(out, from, width, false);
+}
+
+// The percent --percent-limit tests: Children% in children mode, else Self%.
+double LimitPercent(const ReportSink& r, const Entry& en, uint64_t total) {
+  uint64_t v = r.children() ? en.children_period : en.self_period;
+  return total ? 100.0 * static_cast<double>(v) / static_cast<double>(total) : 0;
+}
+
+void WriteTable(const ReportSink& r, const Table& t, std::ostream& out) {
+  uint64_t total = 0, samples = 0;
+  std::vector<const Entry*> rows = SortedRows(r, t, &total, &samples);
+  Layout l = MakeLayout(r, rows);
+  const ReportOptions& o = r.options();
+  std::string buf;
+  if (!o.quiet) {
+    buf += "# Samples: " + ScaledCount(samples) + " of event '" + t.event + "'\n";
+    buf += "# Event count (approx.): " + std::to_string(total) + "\n#\n";
+    std::string names = "#", dots = "#";
+    for (size_t i = 0; i < l.cols.size(); ++i) {
+      names += i == 0 ? " " : "  ";
+      dots += i == 0 ? " " : "  ";
+      size_t from = names.size();
+      names += HeaderName(r, l.cols[i]);
+      Pad(&names, from, l.widths[i], !l.cols[i].is_key);
+      dots.append(l.widths[i], '.');
+    }
+    buf += names + "\n" + dots + "\n#\n";
+  }
+  for (const Entry* en : rows) {
+    if (o.percent_limit > 0 && LimitPercent(r, *en, total) < o.percent_limit) continue;
+    for (size_t i = 0; i < l.cols.size(); ++i) {
+      buf += "  ";
+      bool last_sym = i + 1 == l.cols.size() && l.cols[i].is_key && l.cols[i].key == Key::kSym;
+      AppendCell(r, l.cols[i], *en, last_sym ? 0 : l.widths[i], total, &buf);
+    }
+    buf += '\n';
+    if (buf.size() > (1 << 16)) {
+      out << buf;
+      buf.clear();
+    }
+  }
+  buf += "\n\n";
+  out << buf;
+}
+
+}  // namespace
+
+void ReportSink::WriteText(std::ostream& out) const {
+  if (!opt_.quiet) {
+    out << "# To display the perf.data header info, please use --header/--header-only options.\n"
+           "#\n";
+    // A filter with one value drops its column and is named here instead.
+    if (opt_.comms.size() == 1) out << "# comm: " << opt_.comms[0] << "\n";
+    if (opt_.dsos.size() == 1) out << "# dso: " << opt_.dsos[0] << "\n";
+    if (opt_.symbols.size() == 1) out << "# symbol: " << opt_.symbols[0] << "\n";
+    out << "#\n# Total Lost Samples: " << lost_samples_ << "\n#\n";
+  }
+  for (const auto& t : tables_) {
+    if (t->samples == 0) continue;
+    WriteTable(*this, *t, out);
+  }
+}
+
+void ReportSink::WriteJson(std::ostream& out) const {
+  nlohmann::json events = nlohmann::json::array();
+  for (const auto& t : tables_) {
+    uint64_t total = 0, samples = 0;
+    std::vector<const Entry*> rows = SortedRows(*this, *t, &total, &samples);
+    nlohmann::json jr = nlohmann::json::array();
+    for (const Entry* en : rows) {
+      if (opt_.percent_limit > 0 && LimitPercent(*this, *en, total) < opt_.percent_limit) continue;
+      nlohmann::json row = {{"self", en->self_period}, {"samples", en->self_samples}};
+      if (children()) row["children"] = en->children_period;
+      for (Key k : keys_) {
+        switch (k) {
+          case Key::kComm:
+            row["comm"] = en->comm;
+            break;
+          case Key::kPid:
+            row["pid"] = en->tid;
+            row["thread_comm"] = ThreadComm(*en);
+            break;
+          case Key::kDso:
+            row["dso"] = en->dso;
+            break;
+          case Key::kSym: {
+            std::string s;
+            AppendSym(*en, &s);
+            row["sym"] = s.substr(4);
+            row["level"] = en->kernel ? "k" : ".";
+            break;
+          }
+          case Key::kCpu:
+            row["cpu"] = en->cpu;
+            break;
+        }
+      }
+      jr.push_back(std::move(row));
+    }
+    events.push_back(
+        {{"event", t->event}, {"samples", samples}, {"period", total}, {"rows", std::move(jr)}});
+  }
+  nlohmann::json j = {
+      {"lost_samples", lost_samples_}, {"children", children()}, {"events", std::move(events)}};
+  out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+}  // namespace tk::analyses::report

@@ -1,0 +1,120 @@
+// tk pprof [--event-filter EV] [--kernel] [--jit] [--all] [--addrs] FILE -o OUT.pb.gz
+//
+// The samples of one event type as a gzipped pprof profile.proto, for go tool pprof,
+// Pyroscope, Parca, speedscope. Frames are symbolized and named as `tk fold` names them.
+// The output is written to a temporary file next to OUT and renamed, so a failed run leaves
+// nothing behind; "-o -" writes to stdout.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "analyses/pprof/profile_builder.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "core/absl_compat.h"
+#include "core/diag.h"
+#include "core/input.h"
+#include "parsers/perf_data/perf_data_parser.h"
+
+namespace tk::cli {
+namespace {
+
+// perf.data header facts: perf version, command line, build ids, the sample time range.
+absl::Status ReadMeta(Input& in, Format format, analyses::pprof::ProfileMeta* meta) {
+  if (format != Format::kPerfData && format != Format::kPerfDataPipe) return absl::OkStatus();
+  if (absl::Status st = in.EnsureMapped(); !st.ok()) return st;
+  absl::StatusOr<nlohmann::json> d = parsers::perf_data::DescribePerfData(in);
+  if (!d.ok()) return d.status();
+  meta->perf_version = d->value("perf_version", "");
+  meta->cmdline = d->value("cmdline", "");
+  if (d->contains("build_ids")) {
+    for (const auto& b : (*d)["build_ids"])
+      meta->build_ids[b.value("filename", "")] = b.value("build_id", "");
+  }
+  return absl::OkStatus();
+}
+
+int WriteOutput(const std::string& out_path, const std::string& bytes) {
+  if (out_path == "-") {
+    std::cout.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    return FinishOutput(std::cout);
+  }
+  std::string tmp = out_path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    f.close();
+    if (!f) {
+      std::remove(tmp.c_str());
+      return Fail("pprof: cannot write " + out_path, kExitUsage);
+    }
+  }
+  if (std::rename(tmp.c_str(), out_path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return Fail("pprof: cannot write " + out_path, kExitUsage);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int RunPprof(int argc, char** argv) {
+  CLI::App app(
+      "tk pprof: the samples of one event type as a gzipped pprof profile (profile.proto) for\n"
+      "go tool pprof, Pyroscope, Parca, speedscope. Reads perf.data or `perf script` text;\n"
+      "frames symbolized and named as tk fold names them.",
+      "tk pprof");
+  std::string path = "perf.data", out_path;
+  bool json = false;
+  analyses::pprof::PprofOptions po;
+  ParseOptions popts;
+  app.add_option("file", path, "Input file (default perf.data), - for stdin");
+  app.add_option("-o,--output", out_path, "Output file (.pb.gz); - for stdout")->required();
+  FoldNameFlags names;
+  AddFoldNameFlags(app, &names,
+                   "Export only events of this type (default: the first event type seen)");
+  app.add_flag("--json", json, "Print a JSON summary {output, event, samples, bytes} to stdout");
+  AddSymbolOptions(app, &popts);
+  if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
+  names.Apply();
+  po.names = names.names;
+  po.event_filter = names.event_filter;
+  if (json && out_path == "-") return Fail("pprof: --json needs -o FILE", kExitUsage);
+
+  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
+  if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
+  absl::StatusOr<std::string_view> head = (*in)->Peek(8192);
+  if (!head.ok()) return Fail(SV(head.status().message()), kExitUsage);
+  Format format = DetectFormat(*head);
+  analyses::pprof::ProfileMeta meta;
+  if (absl::Status st = ReadMeta(**in, format, &meta); !st.ok())
+    return Fail(SV(st.message()), kExitData);
+  struct stat sb;
+  if (path != "-" && stat(path.c_str(), &sb) == 0)
+    meta.time_nanos = static_cast<int64_t>(sb.st_mtim.tv_sec) * 1000000000 + sb.st_mtim.tv_nsec;
+
+  analyses::pprof::ProfileBuilder builder(po);
+  Diagnostics diag((*in)->name());
+  absl::Status st = ParseInput(**in, popts, builder, diag);
+  diag.PrintSummary();
+  if (!st.ok()) return Fail(SV(st.message()), kExitData);
+  if (builder.samples() == 0) return Fail((*in)->name() + ": no samples with stacks", kExitData);
+  std::string gz;
+  if (!analyses::pprof::Gzip(builder.Serialize(meta), &gz))
+    return Fail("pprof: gzip failed", kExitUsage);
+  int rc = WriteOutput(out_path, gz);
+  if (rc == kExitOk && json) {
+    nlohmann::json j = {{"output", out_path},
+                        {"event", builder.event_type()},
+                        {"samples", builder.samples()},
+                        {"bytes", gz.size()}};
+    std::cout << j.dump() << "\n";
+    rc = FinishOutput(std::cout);
+  }
+  return rc;
+}
+
+}  // namespace tk::cli

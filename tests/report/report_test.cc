@@ -1,0 +1,130 @@
+// ReportSink and TopSink on synthetic events: the accounting rules (Self, Children once per
+// sample, period weighting) and perf's formatting details.
+#include <sstream>
+
+#include "analyses/report/report.h"
+#include "analyses/report/top.h"
+#include "gtest/gtest.h"
+
+namespace tk::analyses::report {
+namespace {
+
+Event Sample(std::string_view comm, std::vector<Frame>* frames, uint64_t period) {
+  Event e;
+  e.pid = e.tid = 42;
+  e.cpu = 1;
+  e.comm = comm;
+  e.name = "cycles";
+  e.period = period;
+  e.has_period = true;
+  e.stack = absl::MakeConstSpan(*frames);
+  e.body = tk::Sample{};
+  return e;
+}
+
+std::string Text(const ReportSink& s) {
+  std::ostringstream o;
+  s.WriteText(o);
+  return o.str();
+}
+
+TEST(ReportSink, RecursionCountsOncePerSampleInChildren) {
+  ReportOptions o;
+  o.quiet = true;
+  ReportSink s(o);
+  std::vector<Frame> rec = {{0x10, "f", "/bin/a"}, {0x20, "f", "/bin/a"}, {0x30, "main", "/bin/a"}};
+  std::vector<Frame> other = {{0x40, "g", "/bin/a"}, {0x30, "main", "/bin/a"}};
+  ASSERT_TRUE(s.OnEvent(Sample("a", &rec, 300)).ok());
+  ASSERT_TRUE(s.OnEvent(Sample("a", &other, 100)).ok());
+  EXPECT_TRUE(s.children());
+  EXPECT_EQ(Text(s),
+            "   100.00%     0.00%  a        a              [.] main\n"
+            "    75.00%    75.00%  a        a              [.] f\n"
+            "    25.00%    25.00%  a        a              [.] g\n\n\n");
+}
+
+TEST(ReportSink, SamplesLineScalesAsPerf) {
+  ReportOptions o;
+  o.children = false;
+  ReportSink s(o);
+  std::vector<Frame> f = {{0xffffffff81000000ull, "[unknown]", "[unknown]"}};
+  for (int i = 0; i < 1500; ++i) ASSERT_TRUE(s.OnEvent(Sample("k", &f, 1)).ok());
+  std::string t = Text(s);
+  EXPECT_NE(t.find("# Samples: 1K of event 'cycles'\n# Event count (approx.): 1500\n"),
+            std::string::npos)
+      << t;
+  // A kernel address outside any map: [k], the absolute address, 4 + 18 wide.
+  EXPECT_NE(t.find("   100.00%  k        [unknown]      [k] 0xffffffff81000000\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("# Overhead  Command  Shared Object  Symbol                \n"),
+            std::string::npos)
+      << t;
+}
+
+TEST(ReportSink, NoChildrenHidesCallerOnlyEntriesAndLimitHidesSmallRows) {
+  ReportOptions o;
+  o.children = false;
+  o.quiet = true;
+  o.percent_limit = 30;
+  o.show_nr_samples = true;
+  ReportSink s(o);
+  std::vector<Frame> a = {{1, "leaf", "/lib/x.so"}, {2, "caller", "/lib/x.so"}};
+  std::vector<Frame> b = {{0, "[unknown]", "/lib/x.so"}};
+  ASSERT_TRUE(s.OnEvent(Sample("c", &a, 3)).ok());
+  ASSERT_TRUE(s.OnEvent(Sample("c", &b, 1)).ok());
+  // 0 prints without 0x (printf's # flag), and the hidden row still sets the width.
+  EXPECT_EQ(Text(s), "    75.00%             1  c        x.so           [.] leaf\n\n\n");
+}
+
+TEST(IsKernelFrame, AsPerfLevels) {
+  EXPECT_TRUE(IsKernelFrame({0xffffffff81000000ull, "f", "[kernel.kallsyms]"}));
+  EXPECT_TRUE(IsKernelFrame({0xffffffffc0000000ull, "f", "[nf_conntrack]"}));
+  EXPECT_TRUE(IsKernelFrame({0xffffffff81000000ull, "[unknown]", "[unknown]"}));
+  EXPECT_FALSE(IsKernelFrame({0x7fff0000, "[unknown]", "[unknown]"}));
+  EXPECT_FALSE(IsKernelFrame({0x9a0, "__vdso_clock_gettime", "[vdso]"}));  // perf: [.]
+  EXPECT_FALSE(IsKernelFrame({0x10, "main", "/bin/a"}));
+}
+
+TEST(ParseColumns, KnowsPerfNames) {
+  std::vector<Column> c;
+  std::string bad;
+  EXPECT_TRUE(ParseColumns("comm,pid,dso,sym,symbol,cpu", false, &c, &bad));
+  EXPECT_EQ(c.size(), 6u);
+  EXPECT_FALSE(ParseColumns("overhead", false, &c, &bad));
+  EXPECT_EQ(bad, "overhead");
+  EXPECT_TRUE(ParseColumns("overhead,overhead_children,sample,period", true, &c, &bad));
+  EXPECT_FALSE(ParseColumns("comm,bogus", true, &c, &bad));
+  EXPECT_EQ(bad, "bogus");
+}
+
+TEST(ShortDso, AsPerf) {
+  EXPECT_EQ(ShortDso("/usr/lib/x86_64-linux-gnu/libc.so.6"), "libc.so.6");
+  EXPECT_EQ(ShortDso("[kernel.kallsyms]"), "[kernel.kallsyms]");
+  EXPECT_EQ(ShortDso("/memfd:sealed-91 (deleted)"), "memfd:sealed-91 (deleted)");
+}
+
+TEST(Top, PprofScalingAndPercentages) {
+  EXPECT_EQ(ScaledValue(29250000, "nanoseconds"), "29.25ms");
+  EXPECT_EQ(ScaledValue(250000, "nanoseconds"), "250us");
+  EXPECT_EQ(ScaledValue(3000000000, "nanoseconds"), "3s");
+  EXPECT_EQ(ScaledValue(0, "nanoseconds"), "0");
+  EXPECT_EQ(ScaledValue(117, "count"), "117");
+  TopSink t;
+  std::vector<Frame> rec = {{0x10, "f", "/bin/a"}, {0x20, "f", "/bin/a"}, {0x30, "main", "/bin/a"}};
+  std::vector<Frame> other = {{0x40, "g", "/bin/a"}, {0x30, "main", "/bin/a"}};
+  ASSERT_TRUE(t.OnEvent(Sample("a", &rec, 300)).ok());
+  ASSERT_TRUE(t.OnEvent(Sample("a", &other, 1)).ok());
+  std::ostringstream o;
+  t.WriteText(o);
+  EXPECT_EQ(o.str(),
+            "Type: cycles\n"
+            "Showing nodes accounting for 301, 100% of 301 total\n"
+            "      flat  flat%   sum%        cum   cum%\n"
+            "       300 99.67% 99.67%        300 99.67%  f\n"
+            "         1  0.33%   100%          1  0.33%  g\n"
+            "         0     0%   100%        301   100%  main\n");
+}
+
+}  // namespace
+}  // namespace tk::analyses::report
