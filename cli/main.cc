@@ -22,6 +22,7 @@ constexpr Command kCommands[] = {
     {"iolat", tk::cli::RunIolat, "block I/O latency and write-sync detection per device"},
     {"script", tk::cli::RunScript, "print every event in time order (text or JSON Lines)"},
     {"info", tk::cli::RunInfo, "describe a trace file: format, events, counts, lost events"},
+    {"sql", tk::cli::RunSql, "events into SQLite, CSV or JSON Lines tables; SQL queries"},
     {"merge", tk::cli::RunMerge, "exact sum of folded stack files (fleet map/reduce)"},
 };
 

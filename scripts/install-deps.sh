@@ -14,6 +14,7 @@ PACKAGES=(
   libbenchmark-dev                # bench/
   libcli11-dev                    # command line
   nlohmann-json3-dev              # JSON writer
+  libsqlite3-dev sqlite3          # tk sql (the CLI only in tests)
   trace-cmd libtracecmd-dev       # test oracles only
   linux-perf                      # test oracle and live recording
   perl                            # stackcollapse-perf.pl comparisons in bench
