@@ -77,8 +77,8 @@ int WriteDatabase(Input& in, Format format, const ParseOptions& popts, const std
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, RemoveTempAndDie);
   sqlite3* db = nullptr;
   int rc = kExitOk;
-  if (sqlite3_open(temp.c_str(), &db) != SQLITE_OK) {
-    rc = Fail(temp + ": " + sqlite3_errmsg(db), kExitUsage);
+  if (absl::Status st = analyses::sql::OpenDatabase(temp, &db); !st.ok()) {
+    rc = Fail(SV(st.message()), kExitUsage);
   } else {
     rc = Load(db, in, format, popts);
   }
@@ -127,8 +127,12 @@ int RunSql(int argc, char** argv) {
   if (format_name == "sqlite" && query.empty()) return WriteDatabase(**in, format, popts, out);
 
   sqlite3* db = nullptr;
-  sqlite3_open(":memory:", &db);
-  int rc = Load(db, **in, format, popts);
+  int rc = kExitOk;
+  if (absl::Status st = analyses::sql::OpenDatabase(":memory:", &db); !st.ok()) {
+    rc = Fail(SV(st.message()), kExitUsage);
+  } else {
+    rc = Load(db, **in, format, popts);
+  }
   if (rc == kExitOk) {
     absl::Status st;
     if (!query.empty()) {

@@ -49,8 +49,9 @@ SELECT stack || ' ' || count AS folded FROM (
   SELECT replace(samples.comm, ' ', '_') || ';' || path.s AS stack,
          sum(coalesce(nullif(period, 0), 1)) AS count
   FROM samples JOIN path ON path.leaf = samples.stack_id AND path.parent IS NULL
+  JOIN events ON events.id = samples.event_id
   WHERE path.s != ''
-    AND samples.name = (SELECT name FROM samples ORDER BY event_id LIMIT 1)
+    AND events.name = (SELECT name FROM events JOIN samples ON event_id = id ORDER BY id LIMIT 1)
   GROUP BY 1 ORDER BY 1);
 )sql";
 
