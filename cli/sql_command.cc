@@ -115,6 +115,9 @@ int RunSql(int argc, char** argv) {
   if (out.empty() == query.empty()) {
     return Fail("sql: give exactly one of -o OUTPUT and -e SQL", kExitUsage);
   }
+  if (json && query.empty()) {
+    return Fail("sql: --json applies to -e (with -o the files are the output)", kExitUsage);
+  }
   if (!query.empty() && format_name != "sqlite") {
     return Fail("sql: --format applies to -o, not -e", kExitUsage);
   }

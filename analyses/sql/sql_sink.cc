@@ -33,6 +33,14 @@ CREATE TABLE samples(event_id INTEGER PRIMARY KEY, ts INTEGER, comm TEXT, period
 CREATE TABLE stacks(id INTEGER PRIMARY KEY, parent_id INTEGER, frame_id INTEGER,
                     depth INTEGER);
 CREATE TABLE frames(id INTEGER PRIMARY KEY, symbol TEXT, dso TEXT, name TEXT);
+CREATE TABLE sched_delay(tid INTEGER, pid INTEGER, comm TEXT, prio INTEGER, cpu INTEGER,
+                         ready_ts INTEGER, run_ts INTEGER, delay_ns INTEGER, waker_tid INTEGER,
+                         waker_comm TEXT, preempted INTEGER);
+CREATE TABLE io_request(major INTEGER, minor INTEGER, queue_major INTEGER, queue_minor INTEGER,
+                        from_major INTEGER, from_minor INTEGER, sector INTEGER,
+                        nr_sector INTEGER, bytes INTEGER, rwbs TEXT, q_ts INTEGER,
+                        g_ts INTEGER, i_ts INTEGER, d_ts INTEGER, c_ts INTEGER, comm TEXT,
+                        pid INTEGER, tid INTEGER, error INTEGER);
 )sql";
 
 constexpr const char* kIndices = R"sql(
@@ -48,7 +56,11 @@ constexpr const char* kInserts[] = {
     "INSERT INTO samples VALUES(?,?,?,?,?)",
     "INSERT INTO frames VALUES(?,?,?,?)",
     "INSERT INTO stacks VALUES(?,?,?,?)",
+    "INSERT INTO sched_delay VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+    "INSERT INTO io_request VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 };
+
+static_assert(std::size(kInserts) == 9);  // SqlSink::kNumStmts
 
 constexpr const char* kKindNames[] = {
     "sample", "sched_switch", "sched_wakeup", "sched_migrate", "sched_stat", "sched_fork",
@@ -91,6 +103,25 @@ std::string_view WakeupKind(SchedWakeup::Kind k) {
     case SchedWakeup::Kind::kWakeupNew: return "wakeup_new";
   }
   return "";
+}
+
+// Prepares `sql` once and inserts one row per element of `rows`, bound by bind(stmt, row).
+template <typename Rows, typename Bind>
+absl::Status InsertAll(sqlite3* db, const char* sql, const Rows& rows, Bind bind) {
+  sqlite3_stmt* s = nullptr;
+  if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK) return SqlError(db, sql);
+  absl::Status st;
+  for (const auto& row : rows) {
+    bind(s, row);
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    if (rc != SQLITE_DONE) {
+      st = SqlError(db, sql);
+      break;
+    }
+  }
+  sqlite3_finalize(s);
+  return st;
 }
 
 bool HasStack(const Event& e) {
@@ -214,7 +245,54 @@ absl::Status SqlSink::OnEvent(const Event& e) {
   BindText(s, 7, e.name);
   if (absl::Status st = Step(kEvents); !st.ok()) return st;
   SeeTask(e);
+  if (sched::DelayTracker::Wants().Has(e.kind())) {
+    delays_.OnEvent(e, [this](const sched::Delay& d) {
+      if (derived_status_.ok()) derived_status_ = InsertDelay(d);
+    });
+  }
+  if (const auto* b = std::get_if<BlockRq>(&e.body)) requests_.OnBlock(e, *b);
+  if (e.kind() == EventKind::kLost) requests_.OnLost();
+  if (!derived_status_.ok()) return derived_status_;
   return InsertTyped(e, id);
+}
+
+absl::Status SqlSink::InsertDelay(const sched::Delay& d) {
+  sqlite3_stmt* s = stmts_[kDelay];
+  BindInt(s, 1, d.tid);
+  BindOpt(s, 2, d.pid);
+  BindText(s, 3, d.comm);
+  BindOpt(s, 4, d.prio);
+  BindOpt(s, 5, d.cpu);
+  BindInt(s, 6, d.ready_ns);
+  BindInt(s, 7, d.run_ns);
+  BindInt(s, 8, static_cast<int64_t>(d.delay_ns()));
+  BindOpt(s, 9, d.waker_tid);
+  BindText(s, 10, d.waker_comm);
+  BindInt(s, 11, d.preempted);
+  return Step(kDelay);
+}
+
+void SqlSink::OnDone(const iolat::IoRecord& r) {
+  if (!derived_status_.ok()) return;
+  sqlite3_stmt* s = stmts_[kIo];
+  std::string rwbs = r.rwbs.ToString();
+  BindInt(s, 1, iolat::DevMajor(r.stat_dev));
+  BindInt(s, 2, iolat::DevMinor(r.stat_dev));
+  BindInt(s, 3, iolat::DevMajor(r.dev));
+  BindInt(s, 4, iolat::DevMinor(r.dev));
+  BindOpt(s, 5, r.from_dev ? int64_t{iolat::DevMajor(r.from_dev)} : -1);
+  BindOpt(s, 6, r.from_dev ? int64_t{iolat::DevMinor(r.from_dev)} : -1);
+  BindInt(s, 7, static_cast<int64_t>(r.sector));
+  BindInt(s, 8, r.nr_sector);
+  BindInt(s, 9, static_cast<int64_t>(r.bytes()));
+  BindText(s, 10, rwbs);
+  int i = 11;
+  for (int64_t t : {r.q, r.g, r.i, r.d, r.c}) BindOpt(s, i++, t);
+  BindText(s, 16, r.comm);
+  BindOpt(s, 17, r.pid);
+  BindOpt(s, 18, r.tid);
+  BindInt(s, 19, r.error);
+  derived_status_ = Step(kIo);
 }
 
 absl::Status SqlSink::InsertTyped(const Event& e, int64_t id) {
@@ -283,53 +361,31 @@ absl::Status SqlSink::InsertTyped(const Event& e, int64_t id) {
 }
 
 absl::Status SqlSink::WriteTasks() {
-  sqlite3_stmt* s = nullptr;
-  if (sqlite3_prepare_v2(db_, "INSERT INTO tasks VALUES(?,?,?,?,?,?)", -1, &s, nullptr) !=
-      SQLITE_OK) {
-    return SqlError(db_, "tasks");
-  }
-  absl::Status st;
-  for (const auto& [tid, t] : tasks_) {
-    BindInt(s, 1, tid);
-    BindOpt(s, 2, t.pid);
-    BindText(s, 3, t.comm);
-    BindOpt(s, 4, t.first);
-    BindOpt(s, 5, t.last);
-    BindInt(s, 6, static_cast<int64_t>(t.events));
-    int rc = sqlite3_step(s);
-    sqlite3_reset(s);
-    if (rc != SQLITE_DONE) {
-      st = SqlError(db_, "tasks");
-      break;
-    }
-  }
-  sqlite3_finalize(s);
-  return st;
+  return InsertAll(db_, "INSERT INTO tasks VALUES(?,?,?,?,?,?)", tasks_,
+                   [](sqlite3_stmt* s, const auto& row) {
+                     const Task& t = row.second;
+                     BindInt(s, 1, row.first);
+                     BindOpt(s, 2, t.pid);
+                     BindText(s, 3, t.comm);
+                     BindOpt(s, 4, t.first);
+                     BindOpt(s, 5, t.last);
+                     BindInt(s, 6, static_cast<int64_t>(t.events));
+                   });
 }
 
 absl::Status SqlSink::WriteMeta() {
   meta_["schema_version"] = std::to_string(kSchemaVersion);
   meta_["events"] = std::to_string(events());
-  sqlite3_stmt* s = nullptr;
-  if (sqlite3_prepare_v2(db_, "INSERT INTO meta VALUES(?,?)", -1, &s, nullptr) != SQLITE_OK) {
-    return SqlError(db_, "meta");
-  }
-  absl::Status st;
-  for (const auto& [k, v] : meta_) {
-    BindText(s, 1, k);
-    BindText(s, 2, v);
-    int rc = sqlite3_step(s);
-    sqlite3_reset(s);
-    if (rc != SQLITE_DONE) {
-      st = SqlError(db_, "meta");
-      break;
-    }
-  }
-  sqlite3_finalize(s);
-  return st;
+  return InsertAll(db_, "INSERT INTO meta VALUES(?,?)", meta_,
+                   [](sqlite3_stmt* s, const auto& row) {
+                     BindText(s, 1, row.first);
+                     BindText(s, 2, row.second);
+                   });
 }
 
 absl::Status SqlSink::Finish() {
+  requests_.Finish();
+  if (!derived_status_.ok()) return derived_status_;
   if (absl::Status st = WriteTasks(); !st.ok()) return st;
   if (absl::Status st = WriteMeta(); !st.ok()) return st;
   if (absl::Status st = Exec(db_, kIndices); !st.ok()) return st;

@@ -10,6 +10,10 @@
 // so a sample names its leaf call site and shared prefixes are stored once. Frames are interned
 // by (symbol, dso); `name` is the frame as tk fold names it (analyses/fold/frame_name.h, default
 // options), "" for frames fold skips.
+//
+// The derived tables are filled by the analyses' own code, not re-derived in SQL: sched_delay
+// by the DelayTracker `tk sched top` and `tk sched hist` run, io_request by the RequestTracker
+// `tk iolat` runs, so their rows are exactly the delays and requests those commands count.
 #ifndef TK_ANALYSES_SQL_SQL_SINK_H_
 #define TK_ANALYSES_SQL_SQL_SINK_H_
 
@@ -20,6 +24,9 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "analyses/iolat/request_tracker.h"
+#include "analyses/sched/delays.h"
+#include "core/intern.h"
 #include "core/sink.h"
 
 struct sqlite3;
@@ -38,7 +45,7 @@ absl::Status OpenDatabase(const std::string& path, sqlite3** db);
 // (no journal, no fsync) and creates the tables.
 absl::Status CreateSchema(sqlite3* db);
 
-class SqlSink final : public EventSink {
+class SqlSink final : public EventSink, private iolat::IoListener {
  public:
   // `db` has the schema (CreateSchema); `meta` rows (file, format, ...) are written at Finish.
   SqlSink(sqlite3* db, std::map<std::string, std::string> meta);
@@ -59,13 +66,17 @@ class SqlSink final : public EventSink {
     int64_t first = -1, last = -1;
     uint64_t events = 0;
   };
-  enum Stmt { kEvents, kSwitch, kWakeup, kBlock, kSample, kFrame, kSite, kNumStmts };
+  enum Stmt {
+    kEvents, kSwitch, kWakeup, kBlock, kSample, kFrame, kSite, kDelay, kIo, kNumStmts
+  };
 
   absl::Status Step(Stmt s);
   absl::StatusOr<int64_t> FrameId(const Frame& f);
   absl::StatusOr<int64_t> StackId(absl::Span<const Frame> stack);
   void SeeTask(const Event& e);
   absl::Status InsertTyped(const Event& e, int64_t id);
+  absl::Status InsertDelay(const sched::Delay& d);
+  void OnDone(const iolat::IoRecord& r) override;  // an io_request row
   absl::Status WriteTasks();
   absl::Status WriteMeta();
 
@@ -74,6 +85,12 @@ class SqlSink final : public EventSink {
   sqlite3_stmt* stmts_[kNumStmts] = {};
   int64_t next_event_id_ = 1;
   absl::flat_hash_map<int32_t, Task> tasks_;
+  // sched_delay rows: the delays `tk sched top` and `tk sched hist` count (analyses/sched).
+  sched::DelayTracker delays_;
+  // io_request rows: the requests `tk iolat` pairs, from its RequestTracker.
+  Interner interner_;
+  iolat::RequestTracker requests_{this, &interner_};
+  absl::Status derived_status_;  // the first error of a derived row's insert
   // Frames by "symbol\0dso" → id (from 1, first-seen order); rows inserted when first seen.
   absl::flat_hash_map<std::string, int64_t> frame_ids_;
   std::string frame_key_, frame_name_;

@@ -110,6 +110,71 @@ TEST(Sql, EventCountsPerNameEqualTkInfo) {
   EXPECT_EQ(counts, std::to_string(expected["sched:sched_switch"].get<int>()) + "|443|443\n");
 }
 
+// "1045.986612741" (seconds, as tk sched top --json prints them) -> nanoseconds.
+int64_t Nanos(const std::string& s) {
+  size_t dot = s.find('.');
+  return std::stoll(s.substr(0, dot)) * 1000000000 + std::stoll(s.substr(dot + 1));
+}
+
+TEST(Sql, SchedDelayRowsAreTkSchedTopsDelays) {
+  std::string in = SourcePath("testdata/trace_dat/sched_block.v7.dat");
+  RunResult top = RunTk({"sched", "top", "-n", "1000000", "--json", in});
+  ASSERT_EQ(top.exit_code, 0) << top.err;
+  std::vector<std::string> expected;
+  nlohmann::json rows_json = nlohmann::json::parse(top.out)["top"];
+  for (const auto& r : rows_json) {
+    expected.push_back(std::to_string(Nanos(r["wakeup"])) + " " +
+                       std::to_string(Nanos(r["switch"])) + " " + r["comm"].get<std::string>() +
+                       " " + std::to_string(r["tid"].get<int>()) + " " +
+                       std::to_string(r["cpu"].get<int>()) + " " +
+                       std::to_string(r["waker_tid"].get<int>()) + " " +
+                       std::to_string(r["preempted"].get<bool>()));
+  }
+  ASSERT_GT(expected.size(), 50u);
+  std::sort(expected.begin(), expected.end());
+  RunResult sql = RunTk({"sql", in, "-e",
+                         "SELECT ready_ts || ' ' || run_ts || ' ' || comm || ' ' || tid || ' ' ||"
+                         " cpu || ' ' || waker_tid || ' ' || preempted FROM sched_delay"
+                         " WHERE delay_ns = run_ts - ready_ts"});
+  ASSERT_EQ(sql.exit_code, 0) << sql.err;
+  std::vector<std::string> got;
+  std::istringstream rows(sql.out);
+  std::string line;
+  std::getline(rows, line);  // header
+  while (std::getline(rows, line)) got.push_back(line);
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, expected);
+}
+
+TEST(Sql, IoRequestLatenciesAreTkIolats) {
+  std::string in = SourcePath("testdata/trace_dat/sched_block.v7.dat");
+  RunResult iolat = RunTk({"iolat", "--json", in});
+  ASSERT_EQ(iolat.exit_code, 0) << iolat.err;
+  nlohmann::json devices = nlohmann::json::parse(iolat.out)["devices"];
+  ASSERT_FALSE(devices.empty());
+  for (const auto& dev : devices) {
+    std::string d = dev["dev"];
+    std::string major = d.substr(0, d.find(',')), minor = d.substr(d.find(',') + 1);
+    for (const char* span : {"d2c", "q2c"}) {
+      std::string from = std::string(span) == "d2c" ? "d_ts" : "q_ts";
+      RunResult sql = RunTk(
+          {"sql", "--json", in, "-e",
+           "SELECT count(*) AS count, avg(c_ts - " + from + ") / 1000.0 AS avg, min(c_ts - " +
+               from + ") / 1000.0 AS min, max(c_ts - " + from + ") / 1000.0 AS max" +
+               " FROM io_request WHERE major = " + major + " AND minor = " + minor + " AND " +
+               from + " IS NOT NULL AND c_ts >= " + from});
+      ASSERT_EQ(sql.exit_code, 0) << sql.err;
+      nlohmann::json got = nlohmann::json::parse(sql.out);
+      const nlohmann::json& want = dev["latency_us"][span];
+      SCOPED_TRACE(d + " " + span);
+      EXPECT_EQ(got["count"], want["count"]);
+      for (const char* k : {"avg", "min", "max"}) {
+        EXPECT_NEAR(got[k].get<double>(), want[k].get<double>(), 0.0005) << k;
+      }
+    }
+  }
+}
+
 TEST(Sql, DatabaseReadBySqlite3Cli) {
   if (std::system("command -v sqlite3 >/dev/null 2>&1") != 0) {
     if (std::getenv("CI")) FAIL() << "sqlite3 CLI missing (scripts/install-deps.sh)";
@@ -137,8 +202,9 @@ TEST(Sql, CsvAndJsonlHaveEveryTableWithHeaders) {
   std::string dir = TempDir();
   ASSERT_EQ(RunTk({"sql", in, "--format", "csv", "-o", dir + "/csv"}).exit_code, 0);
   ASSERT_EQ(RunTk({"sql", in, "--format", "jsonl", "-o", dir + "/jsonl"}).exit_code, 0);
-  const std::vector<std::string> tables = {"block_rq", "events", "frames", "meta", "samples",
-                                           "sched_switch", "sched_wakeup", "stacks", "tasks"};
+  const std::vector<std::string> tables = {
+      "block_rq",    "events",       "frames",       "io_request", "meta", "samples",
+      "sched_delay", "sched_switch", "sched_wakeup", "stacks",     "tasks"};
   std::vector<std::string> csv, jsonl;
   for (const std::string& t : tables) {
     csv.push_back(t + ".csv");
@@ -188,6 +254,7 @@ TEST(Sql, UsageErrors) {
   EXPECT_EQ(RunTk({"sql", in}).exit_code, 2);
   EXPECT_EQ(RunTk({"sql", in, "-o", "x", "-e", "SELECT 1"}).exit_code, 2);
   EXPECT_EQ(RunTk({"sql", in, "--format", "parquet", "-o", "x"}).exit_code, 2);
+  EXPECT_EQ(RunTk({"sql", in, "--json", "-o", "x"}).exit_code, 2);
   EXPECT_EQ(RunTk({"sql", in, "-e", "SELECT nonsense FROM nowhere"}).exit_code, 2);
   EXPECT_EQ(RunTk({"sql", "-", "-e", "SELECT count(*) FROM events"},
                   SourcePath("testdata/fold/system-wide-g.txt")).out,
