@@ -121,14 +121,15 @@ TEST(Sql, SchedDelayRowsAreTkSchedTopsDelays) {
   RunResult top = RunTk({"sched", "top", "-n", "1000000", "--json", in});
   ASSERT_EQ(top.exit_code, 0) << top.err;
   std::vector<std::string> expected;
-  nlohmann::json rows_json = nlohmann::json::parse(top.out)["top"];
-  for (const auto& r : rows_json) {
-    expected.push_back(std::to_string(Nanos(r["wakeup"])) + " " +
-                       std::to_string(Nanos(r["switch"])) + " " + r["comm"].get<std::string>() +
-                       " " + std::to_string(r["tid"].get<int>()) + " " +
-                       std::to_string(r["cpu"].get<int>()) + " " +
-                       std::to_string(r["waker_tid"].get<int>()) + " " +
-                       std::to_string(r["preempted"].get<bool>()));
+  const nlohmann::json doc = nlohmann::json::parse(top.out);
+  for (const nlohmann::json& r : doc.at("top")) {
+    expected.push_back(std::to_string(Nanos(r.at("wakeup").get<std::string>())) + " " +
+                       std::to_string(Nanos(r.at("switch").get<std::string>())) + " " +
+                       r.at("comm").get<std::string>() +
+                       " " + std::to_string(r.at("tid").get<int>()) + " " +
+                       std::to_string(r.at("cpu").get<int>()) + " " +
+                       std::to_string(r.at("waker_tid").get<int>()) + " " +
+                       std::to_string(r.at("preempted").get<bool>()));
   }
   ASSERT_GT(expected.size(), 50u);
   std::sort(expected.begin(), expected.end());
