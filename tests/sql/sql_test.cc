@@ -239,12 +239,16 @@ TEST(Sql, FailedRunLeavesNothing) {
 
 TEST(Sql, InterruptedRunLeavesNothing) {
   std::string dir = TempDir();
-  // tk reads the fixture from a pipe that stays open, so it is still loading when SIGTERM
-  // comes; the temporary database must exist then, and nothing after.
-  std::string script = "cd " + dir + "; { cat " + SourcePath("testdata/fold/proc-g.txt") +
-                       "; sleep 3; } | " + TK_BINARY + " sql - -o out.sqlite & tk=$!; sleep 1; " +
-                       "ls > during.txt; kill -TERM $tk; wait; ls > after.txt";
-  ASSERT_EQ(std::system(("bash -c '" + script + "'").c_str()) >= 0, true);
+  // tk reads the fixture from a FIFO the shell keeps open, so it is still loading when SIGTERM
+  // comes; the temporary database must exist then (polled for up to 20 s: the host may be
+  // busy), and nothing after.
+  std::string script = "cd " + dir + " && mkfifo in && { " + TK_BINARY +
+                       " sql - -o out.sqlite < in & tk=$!; exec 3> in; cat " +
+                       SourcePath("testdata/fold/proc-g.txt") + " >&3; " +
+                       "for i in $(seq 200); do ls | grep -q tmp && break; sleep 0.1; done; " +
+                       "ls > during.txt; kill -TERM $tk; wait $tk; exec 3>&-; rm in; " +
+                       "ls > after.txt; }";
+  ASSERT_EQ(std::system(("bash -c '" + script + "'").c_str()), 0);
   std::string during = ReadFile(dir + "/during.txt");
   EXPECT_NE(during.find("out.sqlite.tmp."), std::string::npos) << during;
   EXPECT_EQ(ReadFile(dir + "/after.txt"), "after.txt\nduring.txt\n");
