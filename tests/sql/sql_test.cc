@@ -110,10 +110,23 @@ TEST(Sql, EventCountsPerNameEqualTkInfo) {
   EXPECT_EQ(counts, std::to_string(expected["sched:sched_switch"].get<int>()) + "|443|443\n");
 }
 
-// "1045.986612741" (seconds, as tk sched top --json prints them) -> nanoseconds.
-int64_t Nanos(const std::string& s) {
+// A time of tk sched top --json in nanoseconds: "KEY_ns" (integer), or "KEY" as seconds text
+// ("1045.986612741", the older report).
+int64_t Nanos(const nlohmann::json& row, const std::string& key) {
+  if (row.contains(key + "_ns")) return row.at(key + "_ns").get<int64_t>();
+  std::string s = row.at(key).get<std::string>();
   size_t dot = s.find('.');
   return std::stoll(s.substr(0, dot)) * 1000000000 + std::stoll(s.substr(dot + 1));
+}
+
+// tk iolat --json's latency statistic `k` (count, avg, min, max) of `span`, in µs:
+// latency.SPAN.K_us, or latency_us.SPAN.K in the older report.
+double IolatStat(const nlohmann::json& dev, const std::string& span, const std::string& k) {
+  if (dev.contains("latency")) {
+    const nlohmann::json& s = dev.at("latency").at(span);
+    return s.at(k == "count" ? k : k + "_us").get<double>();
+  }
+  return dev.at("latency_us").at(span).at(k).get<double>();
 }
 
 TEST(Sql, SchedDelayRowsAreTkSchedTopsDelays) {
@@ -123,8 +136,8 @@ TEST(Sql, SchedDelayRowsAreTkSchedTopsDelays) {
   std::vector<std::string> expected;
   const nlohmann::json doc = nlohmann::json::parse(top.out);
   for (const nlohmann::json& r : doc.at("top")) {
-    expected.push_back(std::to_string(Nanos(r.at("wakeup").get<std::string>())) + " " +
-                       std::to_string(Nanos(r.at("switch").get<std::string>())) + " " +
+    expected.push_back(std::to_string(Nanos(r, "wakeup")) + " " +
+                       std::to_string(Nanos(r, "switch")) + " " +
                        r.at("comm").get<std::string>() +
                        " " + std::to_string(r.at("tid").get<int>()) + " " +
                        std::to_string(r.at("cpu").get<int>()) + " " +
@@ -166,11 +179,10 @@ TEST(Sql, IoRequestLatenciesAreTkIolats) {
                from + " IS NOT NULL AND c_ts >= " + from});
       ASSERT_EQ(sql.exit_code, 0) << sql.err;
       nlohmann::json got = nlohmann::json::parse(sql.out);
-      const nlohmann::json& want = dev["latency_us"][span];
       SCOPED_TRACE(d + " " + span);
-      EXPECT_EQ(got["count"], want["count"]);
+      EXPECT_EQ(got.at("count").get<double>(), IolatStat(dev, span, "count"));
       for (const char* k : {"avg", "min", "max"}) {
-        EXPECT_NEAR(got[k].get<double>(), want[k].get<double>(), 0.0005) << k;
+        EXPECT_NEAR(got.at(k).get<double>(), IolatStat(dev, span, k), 0.0005) << k;
       }
     }
   }
