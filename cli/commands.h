@@ -15,6 +15,8 @@ int RunSyscalls(int argc, char** argv);
 int RunMemtop(int argc, char** argv);
 int RunReport(int argc, char** argv);
 int RunPprof(int argc, char** argv);
+int RunMerge(int argc, char** argv);
+int RunSql(int argc, char** argv);
 
 }  // namespace tk::cli
 

@@ -29,6 +29,8 @@ constexpr Command kCommands[] = {
     {"memtop", tk::cli::RunMemtop, "pages allocated and freed per thread, perf kmem summary"},
     {"report", tk::cli::RunReport, "perf report --stdio's table (Children/Self by comm,dso,sym)"},
     {"pprof", tk::cli::RunPprof, "export samples as a gzipped pprof profile.proto"},
+    {"sql", tk::cli::RunSql, "events into SQLite, CSV or JSON Lines tables; SQL queries"},
+    {"merge", tk::cli::RunMerge, "exact sum of folded stack files (fleet map/reduce)"},
 };
 
 void Usage(std::ostream& out) {

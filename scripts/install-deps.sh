@@ -17,6 +17,7 @@ PACKAGES=(
   linux-libc-dev                  # syscall tables (asm/unistd_64.h, unistd_32.h) for tk syscalls
   libprotobuf-dev protobuf-compiler zlib1g-dev  # tk pprof: profile.proto, gzip
   golang-1.19-go                  # test oracle only: go tool pprof reads tk pprof's output
+  libsqlite3-dev sqlite3          # tk sql (the CLI only in tests)
   trace-cmd libtracecmd-dev       # test oracles only
   linux-perf                      # test oracle and live recording
   perl                            # stackcollapse-perf.pl comparisons in bench

@@ -1,0 +1,103 @@
+// `tk sql`: every event into SQLite tables (schema in docs/sql-schema.md, version kSchemaVersion).
+//
+// SqlSink creates the tables in an open database, then inserts each event inside one
+// transaction with prepared statements (bound, stepped, reset: no SQL text per row). Tasks,
+// stacks and frames are kept in memory while loading and written at Finish, followed by the
+// indices (built once over the loaded rows, faster than maintaining them per insert).
+//
+// Stacks are interned as a tree of call sites, as Perfetto's stack_profile_callsite: a row
+// (id, parent_id, frame_id, depth) per distinct path from the root frame (depth 0) to a frame,
+// so a sample names its leaf call site and shared prefixes are stored once. Frames are interned
+// by (symbol, dso); `name` is the frame as tk fold names it (analyses/fold/frame_name.h, default
+// options), "" for frames fold skips.
+//
+// The derived tables are filled by the analyses' own code, not re-derived in SQL: sched_delay
+// by the DelayTracker `tk sched top` and `tk sched hist` run, io_request by the RequestTracker
+// `tk iolat` runs, so their rows are exactly the delays and requests those commands count.
+#ifndef TK_ANALYSES_SQL_SQL_SINK_H_
+#define TK_ANALYSES_SQL_SQL_SINK_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "analyses/iolat/request_tracker.h"
+#include "analyses/sched/delays.h"
+#include "core/intern.h"
+#include "core/sink.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace tk::analyses::sql {
+
+inline constexpr int kSchemaVersion = 1;
+
+// Opens (creates) `path` (":memory:" for an in-memory database). The library is configured
+// single-threaded and without memory statistics first: tk uses one connection from one thread,
+// and SQLite's mutexes were a sixth of the load's time.
+absl::Status OpenDatabase(const std::string& path, sqlite3** db);
+
+// Sets the pragmas for a fast bulk load into a file nobody else reads until it is renamed
+// (no journal, no fsync) and creates the tables.
+absl::Status CreateSchema(sqlite3* db);
+
+class SqlSink final : public EventSink, private iolat::IoListener {
+ public:
+  // `db` has the schema (CreateSchema); `meta` rows (file, format, ...) are written at Finish.
+  SqlSink(sqlite3* db, std::map<std::string, std::string> meta);
+  ~SqlSink() override;
+
+  EventMask wants() const override { return EventMask::All(); }
+  absl::Status OnEvent(const Event& e) override;
+  absl::Status Finish() override;
+
+  // Prepares the statements and begins the transaction; call once before the first event.
+  absl::Status Begin();
+  uint64_t events() const { return next_event_id_ - 1; }
+
+ private:
+  struct Task {
+    int32_t pid = -1;
+    std::string comm;
+    int64_t first = -1, last = -1;
+    uint64_t events = 0;
+  };
+  enum Stmt {
+    kEvents, kSwitch, kWakeup, kBlock, kSample, kFrame, kSite, kDelay, kIo, kNumStmts
+  };
+
+  absl::Status Step(Stmt s);
+  absl::StatusOr<int64_t> FrameId(const Frame& f);
+  absl::StatusOr<int64_t> StackId(absl::Span<const Frame> stack);
+  void SeeTask(const Event& e);
+  absl::Status InsertTyped(const Event& e, int64_t id);
+  absl::Status InsertDelay(const sched::Delay& d);
+  void OnDone(const iolat::IoRecord& r) override;  // an io_request row
+  absl::Status WriteTasks();
+  absl::Status WriteMeta();
+
+  sqlite3* db_;
+  std::map<std::string, std::string> meta_;
+  sqlite3_stmt* stmts_[kNumStmts] = {};
+  int64_t next_event_id_ = 1;
+  absl::flat_hash_map<int32_t, Task> tasks_;
+  // sched_delay rows: the delays `tk sched top` and `tk sched hist` count (analyses/sched).
+  sched::DelayTracker delays_;
+  // io_request rows: the requests `tk iolat` pairs, from its RequestTracker.
+  Interner interner_;
+  iolat::RequestTracker requests_{this, &interner_};
+  absl::Status derived_status_;  // the first error of a derived row's insert
+  // Frames by "symbol\0dso" → id (from 1, first-seen order); rows inserted when first seen.
+  absl::flat_hash_map<std::string, int64_t> frame_ids_;
+  std::string frame_key_, frame_name_;
+  // Call sites by (parent id or 0, frame id) → id (from 1); rows inserted when first seen.
+  absl::flat_hash_map<std::pair<int64_t, int64_t>, int64_t> site_ids_;
+};
+
+}  // namespace tk::analyses::sql
+
+#endif  // TK_ANALYSES_SQL_SQL_SINK_H_

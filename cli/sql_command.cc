@@ -1,0 +1,157 @@
+// tk sql [FILE|-] -o trace.sqlite | -e "SELECT ..." | --format csv|jsonl -o DIR
+//
+// Every event of a trace into SQL tables (analyses/sql/sql_sink.h, docs/sql-schema.md).
+// -o FILE: an SQLite database, written to FILE.tmp.PID and renamed when complete, so an
+// interrupted or failed run leaves no FILE (and removes its temporary file, also on SIGINT,
+// SIGTERM and SIGHUP). -e: the query runs on an in-memory database. --format csv|jsonl: the
+// same tables as DIR/TABLE.csv or .jsonl.
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <map>
+
+#include "analyses/sql/sql_output.h"
+#include "analyses/sql/sql_sink.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "core/absl_compat.h"
+#include "core/diag.h"
+#include "core/input.h"
+#include "parsers/perf_data/perf_data_parser.h"
+#include "parsers/trace_dat/trace_dat_parser.h"
+
+namespace tk::cli {
+namespace {
+
+// The temporary database, removed by the signal handler (unlink is async-signal-safe).
+char g_temp_path[4096];
+
+extern "C" void RemoveTempAndDie(int sig) {
+  if (g_temp_path[0]) unlink(g_temp_path);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+// meta rows: file, format, and the header facts tk info shows (perf or trace-cmd version,
+// clock) when the format has them.
+std::map<std::string, std::string> Meta(Input& in, Format format) {
+  std::map<std::string, std::string> meta = {{"file", in.name()},
+                                             {"format", std::string(FormatName(format))}};
+  absl::StatusOr<nlohmann::json> d = absl::UnknownError("");
+  if (format == Format::kPerfData || format == Format::kPerfDataPipe) {
+    if (in.EnsureMapped().ok()) d = parsers::perf_data::DescribePerfData(in);
+  } else if (format == Format::kTraceDat) {
+    if (in.EnsureMapped().ok()) d = parsers::trace_dat::DescribeTraceDat(in);
+  }
+  if (!d.ok()) return meta;
+  for (const char* key : {"perf_version", "trace_cmd_version", "clock", "hostname",
+                          "os_release"}) {
+    auto it = d->find(key);
+    if (it != d->end() && it->is_string()) meta[key] = it->get<std::string>();
+  }
+  return meta;
+}
+
+// Loads `in` into `db`. Returns an exit code.
+int Load(sqlite3* db, Input& in, Format format, const ParseOptions& popts) {
+  absl::Status st = analyses::sql::CreateSchema(db);
+  if (!st.ok()) return Fail(SV(st.message()), kExitUsage);
+  analyses::sql::SqlSink sink(db, Meta(in, format));
+  if (st = sink.Begin(); !st.ok()) return Fail(SV(st.message()), kExitUsage);
+  Diagnostics diag(in.name());
+  st = ParseInput(in, popts, sink, diag);
+  diag.PrintSummary();
+  if (!st.ok()) return Fail(SV(st.message()), kExitData);
+  return kExitOk;
+}
+
+// -o FILE in SQLite format: load into FILE.tmp.PID, then rename.
+int WriteDatabase(Input& in, Format format, const ParseOptions& popts, const std::string& out) {
+  std::string temp = out + ".tmp." + std::to_string(getpid());
+  if (temp.size() >= sizeof(g_temp_path)) return Fail(out + ": path too long", kExitUsage);
+  std::remove(temp.c_str());
+  std::snprintf(g_temp_path, sizeof(g_temp_path), "%s", temp.c_str());
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, RemoveTempAndDie);
+  sqlite3* db = nullptr;
+  int rc = kExitOk;
+  if (absl::Status st = analyses::sql::OpenDatabase(temp, &db); !st.ok()) {
+    rc = Fail(SV(st.message()), kExitUsage);
+  } else {
+    rc = Load(db, in, format, popts);
+  }
+  if (sqlite3_close(db) != SQLITE_OK && rc == kExitOk) rc = Fail(temp + ": close failed", 2);
+  if (rc == kExitOk && std::rename(temp.c_str(), out.c_str()) != 0) {
+    rc = Fail(out + ": cannot rename " + temp, kExitUsage);
+  }
+  if (rc != kExitOk) std::remove(temp.c_str());
+  g_temp_path[0] = '\0';
+  return rc;
+}
+
+}  // namespace
+
+int RunSql(int argc, char** argv) {
+  CLI::App app(
+      "tk sql: every event of a trace into SQL tables (docs/sql-schema.md): an SQLite database\n"
+      "(-o FILE), a query on an in-memory database (-e SQL), or one CSV / JSON Lines file per\n"
+      "table (--format csv|jsonl -o DIR).",
+      "tk sql");
+  std::string path = "perf.data", out, query, format_name = "sqlite";
+  bool json = false;
+  ParseOptions popts;
+  app.add_option("file", path, "Input file (default perf.data), - for stdin");
+  app.add_option("-o,--output", out, "The database file (sqlite) or directory (csv, jsonl)");
+  app.add_option("-e,--execute", query,
+                 "Run these SQL statements on an in-memory database and print the rows as "
+                 "`sqlite3 -header` does (\"|\" between columns)");
+  app.add_option("--format", format_name, "sqlite (default), csv or jsonl")
+      ->check(CLI::IsMember({"sqlite", "csv", "jsonl"}));
+  app.add_flag("--json", json, "With -e: the rows as JSON Lines, one object per row");
+  AddSymbolOptions(app, &popts);
+  if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
+  if (out.empty() == query.empty()) {
+    return Fail("sql: give exactly one of -o OUTPUT and -e SQL", kExitUsage);
+  }
+  if (json && query.empty()) {
+    return Fail("sql: --json applies to -e (with -o the files are the output)", kExitUsage);
+  }
+  if (!query.empty() && format_name != "sqlite") {
+    return Fail("sql: --format applies to -o, not -e", kExitUsage);
+  }
+
+  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
+  if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
+  absl::StatusOr<std::string_view> head = (*in)->Peek(8192);
+  if (!head.ok()) return Fail(SV(head.status().message()), kExitUsage);
+  Format format = DetectFormat(*head);
+  if (format_name == "sqlite" && query.empty()) return WriteDatabase(**in, format, popts, out);
+
+  sqlite3* db = nullptr;
+  int rc = kExitOk;
+  if (absl::Status st = analyses::sql::OpenDatabase(":memory:", &db); !st.ok()) {
+    rc = Fail(SV(st.message()), kExitUsage);
+  } else {
+    rc = Load(db, **in, format, popts);
+  }
+  if (rc == kExitOk) {
+    absl::Status st;
+    if (!query.empty()) {
+      st = analyses::sql::PrintQuery(
+          db, query, json ? analyses::sql::RowFormat::kJsonl : analyses::sql::RowFormat::kList,
+          std::cout);
+      rc = st.ok() ? FinishOutput(std::cout) : Fail(SV(st.message()), kExitUsage);
+    } else {
+      st = analyses::sql::ExportTables(db, out,
+                                       format_name == "csv" ? analyses::sql::RowFormat::kCsv
+                                                            : analyses::sql::RowFormat::kJsonl);
+      if (!st.ok()) rc = Fail(SV(st.message()), kExitUsage);
+    }
+  }
+  sqlite3_close(db);
+  return rc;
+}
+
+}  // namespace tk::cli

@@ -1,0 +1,283 @@
+// tk sql through the real binary: SQL over the tables reproduces tk fold and tk info on
+// committed fixtures, the sqlite3 CLI reads the database, CSV/JSONL exports, and a failed or
+// interrupted run leaves no file behind.
+#include <dirent.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/support/golden.h"
+
+namespace tk::testing {
+namespace {
+
+std::string TempDir() {
+  std::string t = ::testing::TempDir() + "tk_sql_XXXXXX";
+  return mkdtemp(t.data());
+}
+
+std::vector<std::string> ListDir(const std::string& dir) {
+  std::vector<std::string> names;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      std::string n = e->d_name;
+      if (n != "." && n != "..") names.push_back(n);
+    }
+    closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// tk fold's output rebuilt in SQL: each sample's leaf call site walked up to the root,
+// joining the frames' fold names; stacks whose frames fold skips all are dropped, as fold
+// drops them; the weight is the period (1 when none); only the first event type (fold's
+// default; fixtures whose types differ only by modifiers would need SameEventType's rule).
+constexpr const char* kFoldQuery = R"sql(
+WITH RECURSIVE path(leaf, parent, s) AS (
+  SELECT st.id, st.parent_id, f.name FROM stacks st JOIN frames f ON f.id = st.frame_id
+  UNION ALL
+  SELECT p.leaf, st.parent_id,
+         CASE WHEN f.name = '' THEN p.s WHEN p.s = '' THEN f.name ELSE f.name || ';' || p.s END
+  FROM path p JOIN stacks st ON st.id = p.parent JOIN frames f ON f.id = st.frame_id)
+SELECT stack || ' ' || count AS folded FROM (
+  SELECT replace(samples.comm, ' ', '_') || ';' || path.s AS stack,
+         sum(coalesce(nullif(period, 0), 1)) AS count
+  FROM samples JOIN path ON path.leaf = samples.stack_id AND path.parent IS NULL
+  JOIN events ON events.id = samples.event_id
+  WHERE path.s != ''
+    AND events.name = (SELECT name FROM events JOIN samples ON event_id = id ORDER BY id LIMIT 1)
+  GROUP BY 1 ORDER BY 1);
+)sql";
+
+const std::vector<std::string> kPerfDataFlags = {
+    "--no-buildid-cache", "--no-host-kallsyms", "--kallsyms",
+    SourcePath("testdata/perf_data/kallsyms")};
+
+std::vector<std::string> With(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+class SqlFold : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SqlFold, StackCountsEqualTkFold) {
+  std::string in = SourcePath(GetParam());
+  std::vector<std::string> flags;
+  if (std::string(GetParam()).ends_with(".data")) flags = kPerfDataFlags;
+  RunResult fold = RunTk(With({"fold", in}, flags));
+  ASSERT_EQ(fold.exit_code, 0) << fold.err;
+  ASSERT_FALSE(fold.out.empty());
+  RunResult sql = RunTk(With({"sql", in, "-e", kFoldQuery}, flags));
+  ASSERT_EQ(sql.exit_code, 0) << sql.err;
+  ASSERT_TRUE(sql.out.starts_with("folded\n")) << sql.out.substr(0, 200);
+  std::string rows = sql.out.substr(7);
+  EXPECT_EQ(rows, fold.out) << UnifiedDiff(fold.out, rows);
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, SqlFold,
+                         ::testing::Values("testdata/fold/system-wide-g.txt",
+                                           "testdata/fold/proc-g.txt",
+                                           "testdata/perf_data/g.data",
+                                           "testdata/perf_data/multi.data"));
+
+TEST(Sql, EventCountsPerNameEqualTkInfo) {
+  std::string in = SourcePath("testdata/trace_dat/sched_block.v7.dat");
+  RunResult info = RunTk({"info", "--json", in});
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  nlohmann::json expected = nlohmann::json::parse(info.out)["events"];
+  RunResult sql = RunTk({"sql", "--json", in, "-e",
+                         "SELECT name, count(*) AS n FROM events GROUP BY name ORDER BY name"});
+  ASSERT_EQ(sql.exit_code, 0) << sql.err;
+  nlohmann::json got = nlohmann::json::object();
+  std::istringstream rows(sql.out);
+  for (std::string line; std::getline(rows, line);) {
+    nlohmann::json r = nlohmann::json::parse(line);
+    got[r["name"].get<std::string>()] = r["n"];
+  }
+  EXPECT_EQ(got, expected);
+  // Typed tables hold one row per event of their kind.
+  RunResult typed = RunTk({"sql", in, "-e",
+                           "SELECT (SELECT count(*) FROM sched_switch),"
+                           " (SELECT count(*) FROM events WHERE kind = 'block_rq'),"
+                           " (SELECT count(*) FROM block_rq)"});
+  std::string counts = typed.out.substr(typed.out.find('\n') + 1);
+  EXPECT_EQ(counts, std::to_string(expected["sched:sched_switch"].get<int>()) + "|443|443\n");
+}
+
+// A time of tk sched top --json in nanoseconds: "KEY_ns" (integer), or "KEY" as seconds text
+// ("1045.986612741", the older report).
+int64_t Nanos(const nlohmann::json& row, const std::string& key) {
+  if (row.contains(key + "_ns")) return row.at(key + "_ns").get<int64_t>();
+  std::string s = row.at(key).get<std::string>();
+  size_t dot = s.find('.');
+  return std::stoll(s.substr(0, dot)) * 1000000000 + std::stoll(s.substr(dot + 1));
+}
+
+// tk iolat --json's latency statistic `k` (count, avg, min, max) of `span`, in µs:
+// latency.SPAN.K_us, or latency_us.SPAN.K in the older report.
+double IolatStat(const nlohmann::json& dev, const std::string& span, const std::string& k) {
+  if (dev.contains("latency")) {
+    const nlohmann::json& s = dev.at("latency").at(span);
+    return s.at(k == "count" ? k : k + "_us").get<double>();
+  }
+  return dev.at("latency_us").at(span).at(k).get<double>();
+}
+
+TEST(Sql, SchedDelayRowsAreTkSchedTopsDelays) {
+  std::string in = SourcePath("testdata/trace_dat/sched_block.v7.dat");
+  RunResult top = RunTk({"sched", "top", "-n", "1000000", "--json", in});
+  ASSERT_EQ(top.exit_code, 0) << top.err;
+  std::vector<std::string> expected;
+  const nlohmann::json doc = nlohmann::json::parse(top.out);
+  for (const nlohmann::json& r : doc.at("top")) {
+    expected.push_back(std::to_string(Nanos(r, "wakeup")) + " " +
+                       std::to_string(Nanos(r, "switch")) + " " +
+                       r.at("comm").get<std::string>() +
+                       " " + std::to_string(r.at("tid").get<int>()) + " " +
+                       std::to_string(r.at("cpu").get<int>()) + " " +
+                       std::to_string(r.at("waker_tid").get<int>()) + " " +
+                       std::to_string(r.at("preempted").get<bool>()));
+  }
+  ASSERT_GT(expected.size(), 50u);
+  std::sort(expected.begin(), expected.end());
+  RunResult sql = RunTk({"sql", in, "-e",
+                         "SELECT ready_ts || ' ' || run_ts || ' ' || comm || ' ' || tid || ' ' ||"
+                         " cpu || ' ' || waker_tid || ' ' || preempted FROM sched_delay"
+                         " WHERE delay_ns = run_ts - ready_ts"});
+  ASSERT_EQ(sql.exit_code, 0) << sql.err;
+  std::vector<std::string> got;
+  std::istringstream rows(sql.out);
+  std::string line;
+  std::getline(rows, line);  // header
+  while (std::getline(rows, line)) got.push_back(line);
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, expected);
+}
+
+TEST(Sql, IoRequestLatenciesAreTkIolats) {
+  std::string in = SourcePath("testdata/trace_dat/sched_block.v7.dat");
+  RunResult iolat = RunTk({"iolat", "--json", in});
+  ASSERT_EQ(iolat.exit_code, 0) << iolat.err;
+  nlohmann::json devices = nlohmann::json::parse(iolat.out)["devices"];
+  ASSERT_FALSE(devices.empty());
+  for (const auto& dev : devices) {
+    std::string d = dev["dev"];
+    std::string major = d.substr(0, d.find(',')), minor = d.substr(d.find(',') + 1);
+    for (const char* span : {"d2c", "q2c"}) {
+      std::string from = std::string(span) == "d2c" ? "d_ts" : "q_ts";
+      RunResult sql = RunTk(
+          {"sql", "--json", in, "-e",
+           "SELECT count(*) AS count, avg(c_ts - " + from + ") / 1000.0 AS avg, min(c_ts - " +
+               from + ") / 1000.0 AS min, max(c_ts - " + from + ") / 1000.0 AS max" +
+               " FROM io_request WHERE major = " + major + " AND minor = " + minor + " AND " +
+               from + " IS NOT NULL AND c_ts >= " + from});
+      ASSERT_EQ(sql.exit_code, 0) << sql.err;
+      nlohmann::json got = nlohmann::json::parse(sql.out);
+      SCOPED_TRACE(d + " " + span);
+      EXPECT_EQ(got.at("count").get<double>(), IolatStat(dev, span, "count"));
+      for (const char* k : {"avg", "min", "max"}) {
+        EXPECT_NEAR(got.at(k).get<double>(), IolatStat(dev, span, k), 0.0005) << k;
+      }
+    }
+  }
+}
+
+TEST(Sql, DatabaseReadBySqlite3Cli) {
+  if (std::system("command -v sqlite3 >/dev/null 2>&1") != 0) {
+    if (std::getenv("CI")) FAIL() << "sqlite3 CLI missing (scripts/install-deps.sh)";
+    GTEST_SKIP() << "no sqlite3 CLI";
+  }
+  std::string dir = TempDir();
+  std::string db = dir + "/trace.sqlite";
+  RunResult r = RunTk({"sql", SourcePath("testdata/trace_dat/sched_block.v7.dat"), "-o", db});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ListDir(dir), std::vector<std::string>{"trace.sqlite"});
+  std::string cmd = "sqlite3 " + db +
+                    " 'PRAGMA integrity_check; SELECT count(*) FROM events;"
+                    " SELECT value FROM meta WHERE key = \"schema_version\";' > " + dir +
+                    "/out.txt";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  RunResult info = RunTk({"info", "--json", SourcePath("testdata/trace_dat/sched_block.v7.dat")});
+  nlohmann::json events = nlohmann::json::parse(info.out)["events"];
+  uint64_t n = 0;
+  for (const auto& v : events) n += v.get<uint64_t>();
+  EXPECT_EQ(ReadFile(dir + "/out.txt"), "ok\n" + std::to_string(n) + "\n1\n");
+}
+
+TEST(Sql, CsvAndJsonlHaveEveryTableWithHeaders) {
+  std::string in = SourcePath("testdata/fold/proc-g.txt");
+  std::string dir = TempDir();
+  ASSERT_EQ(RunTk({"sql", in, "--format", "csv", "-o", dir + "/csv"}).exit_code, 0);
+  ASSERT_EQ(RunTk({"sql", in, "--format", "jsonl", "-o", dir + "/jsonl"}).exit_code, 0);
+  const std::vector<std::string> tables = {
+      "block_rq",    "events",       "frames",       "io_request", "meta", "samples",
+      "sched_delay", "sched_switch", "sched_wakeup", "stacks",     "tasks"};
+  std::vector<std::string> csv, jsonl;
+  for (const std::string& t : tables) {
+    csv.push_back(t + ".csv");
+    jsonl.push_back(t + ".jsonl");
+  }
+  EXPECT_EQ(ListDir(dir + "/csv"), csv);
+  EXPECT_EQ(ListDir(dir + "/jsonl"), jsonl);
+  std::string events = ReadFile(dir + "/csv/events.csv");
+  EXPECT_TRUE(events.starts_with("id,ts,cpu,pid,tid,kind,name\n")) << events.substr(0, 100);
+  RunResult n = RunTk({"sql", in, "-e", "SELECT count(*) AS n FROM events"});
+  size_t rows = std::count(events.begin(), events.end(), '\n') - 1;
+  EXPECT_EQ(n.out, "n\n" + std::to_string(rows) + "\n");
+  std::ifstream j(dir + "/jsonl/events.jsonl");
+  std::string first;
+  std::getline(j, first);
+  nlohmann::json row = nlohmann::json::parse(first);
+  EXPECT_EQ(row["id"], 1);
+  EXPECT_TRUE(row["ts"].is_number_integer());
+  EXPECT_EQ(row["kind"], "sample");
+}
+
+TEST(Sql, FailedRunLeavesNothing) {
+  std::string dir = TempDir();
+  // A perf.data cut in the middle of its data: a data error after the load began.
+  std::string whole = ReadFile(SourcePath("testdata/perf_data/g.data"));
+  std::ofstream(dir + "/cut.data", std::ios::binary) << whole.substr(0, whole.size() / 2);
+  RunResult r = RunTk({"sql", dir + "/cut.data", "-o", dir + "/out.sqlite"});
+  EXPECT_NE(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ListDir(dir), std::vector<std::string>{"cut.data"});
+}
+
+TEST(Sql, InterruptedRunLeavesNothing) {
+  std::string dir = TempDir();
+  // tk reads the fixture from a FIFO the shell keeps open, so it is still loading when SIGTERM
+  // comes; the temporary database must exist then (polled for up to 20 s: the host may be
+  // busy), and nothing after.
+  std::string script = "cd " + dir + " && mkfifo in && { " + TK_BINARY +
+                       " sql - -o out.sqlite < in & tk=$!; exec 3> in; cat " +
+                       SourcePath("testdata/fold/proc-g.txt") + " >&3; " +
+                       "for i in $(seq 200); do ls | grep -q tmp && break; sleep 0.1; done; " +
+                       "ls > during.txt; kill -TERM $tk; wait $tk; exec 3>&-; rm in; " +
+                       "ls > after.txt; }";
+  ASSERT_EQ(std::system(("bash -c '" + script + "'").c_str()), 0);
+  std::string during = ReadFile(dir + "/during.txt");
+  EXPECT_NE(during.find("out.sqlite.tmp."), std::string::npos) << during;
+  EXPECT_EQ(ReadFile(dir + "/after.txt"), "after.txt\nduring.txt\n");
+}
+
+TEST(Sql, UsageErrors) {
+  std::string in = SourcePath("testdata/fold/proc-g.txt");
+  EXPECT_EQ(RunTk({"sql", in}).exit_code, 2);
+  EXPECT_EQ(RunTk({"sql", in, "-o", "x", "-e", "SELECT 1"}).exit_code, 2);
+  EXPECT_EQ(RunTk({"sql", in, "--format", "parquet", "-o", "x"}).exit_code, 2);
+  EXPECT_EQ(RunTk({"sql", in, "--json", "-o", "x"}).exit_code, 2);
+  EXPECT_EQ(RunTk({"sql", in, "-e", "SELECT nonsense FROM nowhere"}).exit_code, 2);
+  EXPECT_EQ(RunTk({"sql", "-", "-e", "SELECT count(*) FROM events"},
+                  SourcePath("testdata/fold/system-wide-g.txt")).out,
+            "count(*)\n340\n");
+  EXPECT_EQ(RunTk({"help", "sql"}).exit_code, 0);
+}
+
+}  // namespace
+}  // namespace tk::testing
