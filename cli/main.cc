@@ -37,8 +37,9 @@ void Usage(std::ostream& out) {
   out << "usage: tk COMMAND [options] [FILE|-]\n\n"
          "Reads perf.data, trace.dat, `perf script` text or ftrace/`trace-cmd report` text\n"
          "(format detected from the first bytes; - is stdin).\n\ncommands:\n";
-  for (const Command& c : kCommands) out << "  " << c.name << std::string(8 - std::strlen(c.name), ' ') << c.summary << "\n";
-  out << "  help    tk help COMMAND [SUBCOMMAND]: the options of a command\n"
+  for (const Command& c : kCommands)
+    out << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
+  out << "  help      tk help COMMAND [SUBCOMMAND]: the options of a command\n"
          "\ntk --version prints the version.\n";
 }
 
