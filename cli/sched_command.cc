@@ -74,6 +74,7 @@ int RunLatency(const std::string& path, const LatencyFlags& f) {
   sched::LatencyAnalysis a(opts);
   if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;
   sched::LatencyReport r = a.Report();
+  if (std::string note = sched::LatencyPerf61Note(r); !note.empty()) std::cerr << "tk: " << note << "\n";
   if (f.json) sched::WriteLatencyJson(r, std::cout);
   else sched::WriteLatencyText(r, std::cout);
   return FinishOutput(std::cout);
@@ -128,6 +129,7 @@ int RunTimehist(const std::string& path, TimehistFlags& f) {
   }
   sched::TimehistAnalysis a(o, std::cout);
   if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;
+  if (std::string note = a.Perf61Note(); !note.empty()) std::cerr << "tk: " << note << "\n";
   return FinishOutput(std::cout);
 }
 

@@ -164,12 +164,15 @@ void TimehistAnalysis::Header() {
 
 namespace {
 
-// perf's timehist_update_runtime_stats.
-void UpdateRuntime(TimehistAnalysis::Runtime& r, int64_t t, int64_t tprev) {
+// perf's timehist_update_runtime_stats. Returns whether perf 6.1's ready_to_run would have
+// given another sch delay.
+bool UpdateRuntime(TimehistAnalysis::Runtime& r, int64_t t, int64_t tprev) {
   r.dt_delay = r.dt_sleep = r.dt_iowait = r.dt_preempt = r.dt_run = 0;
+  uint64_t delay61 = 0;
   if (tprev) {
     r.dt_run = static_cast<uint64_t>(t - tprev);
     if (r.ready_to_run && r.ready_to_run <= tprev) r.dt_delay = tprev - r.ready_to_run;
+    if (r.ready_to_run61 && r.ready_to_run61 <= tprev) delay61 = tprev - r.ready_to_run61;
     if (r.last_time && r.last_time <= tprev) {
       uint64_t wait = static_cast<uint64_t>(tprev - r.last_time);
       if (r.last_state == 'R') r.dt_preempt = wait;
@@ -183,6 +186,7 @@ void UpdateRuntime(TimehistAnalysis::Runtime& r, int64_t t, int64_t tprev) {
   r.total_sleep += r.dt_sleep;
   r.total_iowait += r.dt_iowait;
   r.total_preempt += r.dt_preempt;
+  return delay61 != r.dt_delay;
 }
 
 // perf 6.1's task_state_char: "RSDTtZXxKWP"[ffs(raw)] with the raw TASK_REPORT bits of 4.14+
@@ -278,7 +282,13 @@ void TimehistAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
       }
     }
     if (!skip) {
-      if (CpuWanted(cpu)) UpdateRuntime(*tr, t, tprev);
+      if (CpuWanted(cpu)) {
+        bool differs = UpdateRuntime(*tr, t, tprev);
+        // With --state (or its summary split), R+ is preemption here, sleep ('W') in 6.1.
+        if (opts_.show_state && !idle && Perf61Letter(s.prev_state) != state) differs = true;
+        ++rows_;
+        perf61_rows_differ_ += differs && !opts_.perf61;
+      }
       if (!opts_.summary_only) PrintRow(e, s, *tr, CommStr(tid, idle), t, state, idle);
     }
   }
@@ -288,6 +298,7 @@ void TimehistAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
     tr->last_time = e.ts_ns;
     tr->last_state = state;
     tr->ready_to_run = state == 'R' && !opts_.perf61 ? t : 0;
+    tr->ready_to_run61 = 0;
   }
   last_switch_[cpu] = e.ts_ns;
 }
@@ -304,6 +315,7 @@ void TimehistAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
   }
   Runtime& tr = runtime_[w.pid];
   if (tr.ready_to_run == 0) tr.ready_to_run = e.ts_ns;
+  if (tr.ready_to_run61 == 0) tr.ready_to_run61 = e.ts_ns;
   if (!opts_.show_wakeups) return;
   if ((opts_.start_ns && e.ts_ns < opts_.start_ns) || (opts_.end_ns && e.ts_ns > opts_.end_ns))
     return;
@@ -379,6 +391,14 @@ absl::Status TimehistAnalysis::OnEvent(const Event& e) {
       break;
   }
   return absl::OkStatus();
+}
+
+std::string TimehistAnalysis::Perf61Note() const {
+  if (opts_.perf61 || perf61_rows_differ_ == 0) return "";
+  return absl::StrCat("sched timehist: ", perf61_rows_differ_, " of ", rows_,
+                      " rows follow current perf (sch delay counted from an R/R+ switch-out",
+                      opts_.show_state ? ", R+ = preempted" : "",
+                      ") and differ from perf 6.1's; --compat perf-6.1 gives 6.1's numbers");
 }
 
 absl::Status TimehistAnalysis::Finish() {

@@ -69,6 +69,9 @@ class TimehistAnalysis final : public EventSink {
   EventMask wants() const override;
   absl::Status OnEvent(const Event& e) override;
   absl::Status Finish() override;
+  // The stderr note when tk's default rules (sch delay counted from an R/R+ switch-out,
+  // R+ = preempted) changed rows against perf 6.1's; "" when not (or with --compat).
+  std::string Perf61Note() const;
 
   // perf's stats (util/stat.c): running mean and M2 (Welford), min, max.
   struct Stats {
@@ -81,6 +84,7 @@ class TimehistAnalysis final : public EventSink {
     int64_t last_time = 0;     // last switch-out
     char last_state = 0;       // state letter at that switch-out
     int64_t ready_to_run = 0;  // first wakeup since (or last_time after an R switch-out)
+    int64_t ready_to_run61 = 0;  // the same under perf 6.1's rule (reset at every switch-out)
     uint64_t dt_run = 0, dt_delay = 0, dt_sleep = 0, dt_iowait = 0, dt_preempt = 0;
     Stats run_stats;
     uint64_t total_run = 0, total_delay = 0, total_sleep = 0, total_iowait = 0;
@@ -114,6 +118,7 @@ class TimehistAnalysis final : public EventSink {
   int comm_width_ = 30;
   int32_t max_cpu_ = -1;
   uint64_t skipped_samples_ = 0;
+  uint64_t rows_ = 0, perf61_rows_differ_ = 0;  // rows whose numbers perf 6.1 would change
   int64_t hist_start_ = 0, hist_end_ = 0;
   bool seen_waking_ = false;
 };

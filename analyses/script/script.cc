@@ -4,11 +4,14 @@
 #include <ostream>
 
 #include "analyses/script/event_text.h"
-#include "analyses/script/json_writer.h"
+#include "analyses/common/json.h"
 #include "core/timestamp.h"
 
 namespace tk::analyses::script {
 namespace {
+
+using common::AppendJsonNumberText;
+using common::AppendJsonString;
 
 constexpr size_t kFlushBytes = 1 << 16;
 

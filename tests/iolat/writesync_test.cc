@@ -90,9 +90,9 @@ TEST(WriteSync, SyncMountIsWriteSyncCausedByTheMount) {
   EXPECT_EQ(d["top_writers"][0]["d_sleeps"], 16);
   EXPECT_DOUBLE_EQ(d["top_writers"][0]["d_sleep_ms"].get<double>(), 16 * 0.0498);
   EXPECT_EQ(d["top_writers"][1]["issuer"], "journal");
-  EXPECT_EQ(d["latency_us"]["d2c"]["count"], 32);
-  EXPECT_DOUBLE_EQ(d["latency_us"]["d2c"]["max"].get<double>(), 49.8);
-  EXPECT_DOUBLE_EQ(d["latency_us"]["q2c"]["max"].get<double>(), 50.0);
+  EXPECT_EQ(d["latency"]["d2c"]["count"], 32);
+  EXPECT_DOUBLE_EQ(d["latency"]["d2c"]["max_us"].get<double>(), 49.8);
+  EXPECT_DOUBLE_EQ(d["latency"]["q2c"]["max_us"].get<double>(), 50.0);
 }
 
 TEST(WriteSync, WithoutMountinfoTheCauseIsUnknown) {

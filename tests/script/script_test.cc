@@ -5,7 +5,7 @@
 
 #include "analyses/script/event_fields.h"
 #include "analyses/script/event_text.h"
-#include "analyses/script/json_writer.h"
+#include "analyses/common/json.h"
 #include "analyses/script/script.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -14,6 +14,8 @@
 namespace tk::analyses::script {
 namespace {
 
+using common::AppendJsonNumberText;
+using common::AppendJsonString;
 using tk::testing::ExpectGolden;
 using tk::testing::RunTk;
 using tk::testing::SourcePath;
