@@ -212,8 +212,8 @@ void TimehistAnalysis::PrintRow(const Event& e, const SchedSwitch& s, const Runt
   if (!CpuWanted(e.cpu)) return;
   std::string& b = buf_;
   if (opts_.json) {
-    b += "{\"type\":\"switch\",\"time\":";
-    b += UsecTimestamp(t);
+    b += "{\"type\":\"switch\",\"ts_ns\":";
+    b += std::to_string(t);
     AppendF(&b, ",\"cpu\":%d,\"task\":", e.cpu);
     JsonString(&b, comm);
     AppendF(&b, ",\"tid\":%d,\"state\":\"%c\",\"wait_ms\":%.6f,\"sleep_ms\":%.6f,"
@@ -323,7 +323,7 @@ void TimehistAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
   if (Filtered(waker) && Filtered(w.pid)) return;
   std::string& b = buf_;
   if (opts_.json) {
-    b += "{\"type\":\"wakeup\",\"time\":" + UsecTimestamp(e.ts_ns);
+    b += "{\"type\":\"wakeup\",\"ts_ns\":" + std::to_string(e.ts_ns);
     AppendF(&b, ",\"cpu\":%d,\"waker\":", e.cpu);
     JsonString(&b, CommStr(waker, false));
     b += ",\"awakened\":";
@@ -347,7 +347,7 @@ void TimehistAnalysis::OnMigrate(const Event& e, const SchedMigrate& m) {
   if (Filtered(mover) && Filtered(m.pid)) return;
   std::string& b = buf_;
   if (opts_.json) {
-    b += "{\"type\":\"migrate\",\"time\":" + UsecTimestamp(e.ts_ns);
+    b += "{\"type\":\"migrate\",\"ts_ns\":" + std::to_string(e.ts_ns);
     AppendF(&b, ",\"cpu\":%d,\"task\":", e.cpu);
     JsonString(&b, CommStr(m.pid, false));
     AppendF(&b, ",\"tid\":%d,\"from\":%d,\"to\":%d}\n", m.pid, m.orig_cpu, m.dest_cpu);
@@ -379,8 +379,8 @@ absl::Status TimehistAnalysis::OnEvent(const Event& e) {
       const auto& l = std::get<Lost>(e.body);
       if (l.kind != Lost::Kind::kLost && l.kind != Lost::Kind::kOverrun) break;  // as perf
       if (opts_.json) {
-        AppendF(&buf_, "{\"type\":\"lost\",\"time\":%s,\"cpu\":%d,\"count\":%lu}\n",
-                UsecTimestamp(e.ts_ns).c_str(), e.cpu, static_cast<unsigned long>(l.count));
+        AppendF(&buf_, "{\"type\":\"lost\",\"ts_ns\":%lld,\"cpu\":%d,\"count\":%lu}\n",
+                static_cast<long long>(e.ts_ns), e.cpu, static_cast<unsigned long>(l.count));
         break;
       }
       AppendF(&buf_, "%15s lost %lu events on cpu %d\n", UsecTimestamp(e.ts_ns).c_str(),

@@ -48,7 +48,7 @@ struct TimehistOptions {
   bool show_migrations = false;  // -M: migration rows; also counts migrations in the summary
   bool show_state = false;       // --state: the state letter; summary splits the wait time
   // --json: JSON Lines instead of the table, one object per row ("type": "switch", "wakeup",
-  // "migrate", "lost"), then with -s/-S one "task" object per task, "idle" per CPU and a
+  // "migrate", "lost"; "ts_ns" the event time in ns, durations in *_ms), then with -s/-S one "task" object per task, "idle" per CPU and a
   // "total". Every number is there whatever the other flags. Default off.
   bool json = false;
   std::vector<int32_t> pids;     // -p: only these processes (empty = all)

@@ -104,5 +104,38 @@ TEST(SchedNumbers, TimehistSaysOnceWhenPerf61RulesDiffer) {
   EXPECT_EQ(CountLines(quiet.err, "--compat"), 0) << quiet.err;
 }
 
+// Every --json line is valid UTF-8 (a comm is raw bytes: 0xFF 0xFE here becomes U+FFFD),
+// times are numbers in ns ("ts_ns"), never strings.
+TEST(SchedNumbers, TimehistJsonIsValidUtf8WithNumericTimes) {
+  const std::string in = SourcePath("tests/cli/bad-utf8-comm.txt");
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"sched", "timehist", "--json", "-w", "-M", "-S"},
+        std::vector<std::string>{"script", "--json"}}) {
+    args.push_back(in);
+    RunResult r = RunTk(args);
+    ASSERT_EQ(r.exit_code, 0) << args[1] << r.err;
+    EXPECT_EQ(r.out.find('\xff'), std::string::npos) << args[1];
+    EXPECT_NE(r.out.find("\xef\xbf\xbd"), std::string::npos) << args[1] << r.out;
+    std::istringstream lines(r.out);
+    std::string line;
+    int n = 0;
+    while (std::getline(lines, line)) {
+      nlohmann::json j;
+      ASSERT_NO_THROW(j = nlohmann::json::parse(line)) << line;  // throws on invalid UTF-8
+      if (args[1] == "timehist" && j["type"] == "switch") {
+        EXPECT_TRUE(j["ts_ns"].is_number_integer()) << line;
+        EXPECT_FALSE(j.contains("time")) << line;
+      }
+      ++n;
+    }
+    EXPECT_GT(n, 1) << args[1];
+  }
+  RunResult top = RunTk({"sched", "top", "--json", SourcePath(kSched + "sched.perf-script.txt")});
+  nlohmann::json t = nlohmann::json::parse(top.out);
+  ASSERT_FALSE(t["top"].empty());
+  EXPECT_TRUE(t["top"][0]["wakeup_ns"].is_number_integer()) << top.out;
+  EXPECT_TRUE(t["top"][0]["switch_ns"].is_number_integer()) << top.out;
+}
+
 }  // namespace
 }  // namespace tk::testing
