@@ -14,6 +14,9 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "core/absl_compat.h"
+#include "core/format.h"
+#include "core/input.h"
+#include "parsers/perf_data/perf_data_parser.h"
 
 namespace tk::cli {
 namespace {
@@ -40,6 +43,18 @@ int Usage(std::string_view cmd, std::string_view what) {
 bool ParseCompat(const std::string& v, bool* perf61) {
   *perf61 = v == "perf-6.1";
   return v.empty() || *perf61;
+}
+
+// perf's "INFO: ... lost events (N out of TOTAL)": TOTAL counts every record of the file
+// (MMAP, COMM, FINISHED_ROUND, ...), not only the events an analysis reads. Re-reads a
+// perf.data file's record headers; stdin (already consumed) keeps `fallback`.
+uint64_t PerfRecordCount(const std::string& path, uint64_t fallback) {
+  if (path == "-") return fallback;
+  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
+  if (!in.ok()) return fallback;
+  absl::StatusOr<nlohmann::json> j = parsers::perf_data::DescribePerfData(**in);
+  if (!j.ok() || !j->contains("records")) return fallback;
+  return (*j)["records"].get<uint64_t>();
 }
 
 struct LatencyFlags {
@@ -72,8 +87,10 @@ int RunLatency(const std::string& path, const LatencyFlags& f) {
   opts.profile_cpu = f.cpu;
   if (!ParseCompat(f.compat, &opts.perf61)) return Usage("latency", "--compat: only perf-6.1");
   sched::LatencyAnalysis a(opts);
-  if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;
+  Format format = Format::kUnknown;
+  if (int rc = RunPipeline(path, ParseOptions(), a, &format); rc != kExitOk) return rc;
   sched::LatencyReport r = a.Report();
+  if (opts.perf61 && format == Format::kPerfData) r.info.nr_events = PerfRecordCount(path, r.info.nr_events);
   if (std::string note = sched::LatencyPerf61Note(r); !note.empty()) std::cerr << "tk: " << note << "\n";
   if (f.json) sched::WriteLatencyJson(r, std::cout);
   else sched::WriteLatencyText(r, std::cout);

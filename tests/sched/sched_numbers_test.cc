@@ -137,5 +137,30 @@ TEST(SchedNumbers, TimehistJsonIsValidUtf8WithNumericTimes) {
   EXPECT_TRUE(t["top"][0]["switch_ns"].is_number_integer()) << top.out;
 }
 
+// --compat perf-6.1 on the lost-events fixture: byte for byte perf's, INFO lines included
+// ("9742 out of 5918": perf's total counts every record of the file, MMAP and COMM too).
+TEST(SchedNumbers, LatencyCompatInfoTotalsArePerfs) {
+  const std::string f = SourcePath("testdata/sched/lost.perf.data");
+  RunResult l = RunTk({"sched", "latency", "--compat", "perf-6.1", f});
+  ASSERT_EQ(l.exit_code, 0) << l.err;
+  const std::string want = ReadFile(SourcePath("testdata/sched/perf.lost.latency.txt"));
+  ASSERT_NE(want.find("(9742 out of 5918, in 3 chunks)"), std::string::npos);
+  EXPECT_EQ(l.out, want) << UnifiedDiff(want, l.out);
+}
+
+// tk info names the byte order with the same words for every binary format (perf.data said
+// "native", trace.dat "little-endian").
+TEST(SchedNumbers, InfoByteOrderIsOneVocabulary) {
+  std::string seen;
+  for (const char* f : {"sched.perf.data", "sched.trace.dat", "sched.v6.trace.dat"}) {
+    RunResult r = RunTk({"info", "--json", SourcePath(kSched + f)});
+    ASSERT_EQ(r.exit_code, 0) << f << r.err;
+    std::string bo = nlohmann::json::parse(r.out)["byte_order"];
+    EXPECT_TRUE(bo == "little-endian" || bo == "big-endian") << f << ": " << bo;
+    if (seen.empty()) seen = bo;
+    EXPECT_EQ(bo, seen) << f;  // one recording, one machine
+  }
+}
+
 }  // namespace
 }  // namespace tk::testing
