@@ -17,6 +17,7 @@
 #include "core/format.h"
 #include "core/input.h"
 #include "parsers/perf_data/perf_data_parser.h"
+#include "parsers/trace_dat/trace_dat_parser.h"
 
 namespace tk::cli {
 namespace {
@@ -45,16 +46,26 @@ bool ParseCompat(const std::string& v, bool* perf61) {
   return v.empty() || *perf61;
 }
 
-// perf's "INFO: ... lost events (N out of TOTAL)": TOTAL counts every record of the file
-// (MMAP, COMM, FINISHED_ROUND, ...), not only the events an analysis reads. Re-reads a
-// perf.data file's record headers; stdin (already consumed) keeps `fallback`.
-uint64_t PerfRecordCount(const std::string& path, uint64_t fallback) {
-  if (path == "-") return fallback;
+// The header facts of a perf.data or trace.dat file (tk info's), for the perf numbers that
+// come from the file rather than its events; {} for stdin (already consumed) and text.
+nlohmann::json DescribeFile(const std::string& path) {
+  if (path == "-") return {};
   absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
-  if (!in.ok()) return fallback;
-  absl::StatusOr<nlohmann::json> j = parsers::perf_data::DescribePerfData(**in);
-  if (!j.ok() || !j->contains("records")) return fallback;
-  return (*j)["records"].get<uint64_t>();
+  if (!in.ok()) return {};
+  absl::StatusOr<std::string_view> head = (*in)->Peek(64);
+  if (!head.ok()) return {};
+  Format f = DetectFormat(*head);
+  absl::StatusOr<nlohmann::json> j = absl::InternalError("");
+  if (f == Format::kPerfData) j = parsers::perf_data::DescribePerfData(**in);
+  else if (f == Format::kTraceDat) j = parsers::trace_dat::DescribeTraceDat(**in);
+  return j.ok() ? *j : nlohmann::json{};
+}
+
+// perf's "INFO: ... lost events (N out of TOTAL)": TOTAL counts every record of the file
+// (MMAP, COMM, FINISHED_ROUND, ...), not only the events an analysis reads.
+uint64_t PerfRecordCount(const std::string& path, uint64_t fallback) {
+  nlohmann::json j = DescribeFile(path);
+  return j.contains("records") ? j["records"].get<uint64_t>() : fallback;
 }
 
 struct LatencyFlags {
@@ -112,6 +123,10 @@ CLI::App* AddTimehist(CLI::App& app, std::string* path, TimehistFlags* f) {
   c->add_flag("-w,--wakeups", o.show_wakeups, "Show wakeup events");
   c->add_flag("-n,--next", o.show_next, "Show the task switched in");
   c->add_flag("-M,--migrations", o.show_migrations, "Show migration events");
+  c->add_flag("-V,--cpu-visual", o.cpu_visual,
+              "A column per CPU: s switch, i idle, m migration (perf's -V)");
+  c->add_flag("-I,--idle-hist", o.idle_hist,
+              "Only switches to and from idle; idle time charged to the task that went idle");
   c->add_flag("--state", o.show_state,
               "Show the task state at switch-out; the summary splits sleep/iowait/preempt");
   c->add_option("-p,--pid", f->pids, "Only these process ids (pid[,pid...])");
@@ -143,6 +158,11 @@ int RunTimehist(const std::string& path, TimehistFlags& f) {
   if (!f.time.empty()) {
     absl::Status st = sched::ParseTimeWindow(f.time, &o.start_ns, &o.end_ns);
     if (!st.ok()) return Usage("timehist", SV(st.message()));
+  }
+  if (o.cpu_visual) {
+    nlohmann::json d = DescribeFile(path);
+    if (d.contains("nr_cpus_online")) o.nr_cpus = d["nr_cpus_online"].get<int32_t>();
+    else if (d.contains("cpus")) o.nr_cpus = d["cpus"].get<int32_t>();
   }
   sched::TimehistAnalysis a(o, std::cout);
   if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;

@@ -88,6 +88,7 @@ TimehistAnalysis::TimehistAnalysis(TimehistOptions opts, std::ostream& out)
   tid_filter_.insert(opts_.tids.begin(), opts_.tids.end());
   if (opts_.summary_only) opts_.with_summary = true;
   tasks_.set_record_names_only(opts_.perf61);
+  if (opts_.nr_cpus > 0) visual_max_cpu_ = opts_.nr_cpus;
   if (!opts_.summary_only && !opts_.json) Header();
 }
 
@@ -145,21 +146,36 @@ TimehistAnalysis::Runtime& TimehistAnalysis::IdleRuntime(int32_t cpu) {
 
 void TimehistAnalysis::Header() {
   std::string& s = buf_;
+  const int ncpus = visual_max_cpu_ + 1;
   AppendF(&s, "%15s %6s ", "time", "cpu");
+  if (opts_.cpu_visual) {
+    s += ' ';
+    for (int i = 0; i < ncpus; ++i) s += "0123456789abcdef"[i % 16];
+    s += ' ';
+  }
   AppendF(&s, " %-*s", comm_width_, "task name");
   AppendF(&s, "  %9s  %9s  %9s", "wait time", "sch delay", "run time");
   if (opts_.show_state) AppendF(&s, "  %s", "state");
   s += "\n";
   AppendF(&s, "%15s %-6s ", "", "");
+  if (opts_.cpu_visual) AppendF(&s, " %*s ", ncpus, "");
   AppendF(&s, " %-*s", comm_width_, "[tid/pid]");
   AppendF(&s, "  %9s  %9s  %9s", "(msec)", "(msec)", "(msec)");
   if (opts_.show_state) AppendF(&s, "  %5s", "");  // perf 6.1 pads the units row
   s += "\n";
   AppendF(&s, "%.15s %.6s ", std::string(15, '-').c_str(), std::string(6, '-').c_str());
+  if (opts_.cpu_visual) s += " " + std::string(ncpus, '-') + " ";
   AppendF(&s, " %s", std::string(comm_width_, '-').c_str());
   AppendF(&s, "  %.9s  %.9s  %.9s", "---------", "---------", "---------");
   if (opts_.show_state) AppendF(&s, "  %.5s", "-----");
   s += "\n";
+}
+
+void TimehistAnalysis::AppendVisual(int32_t cpu, char c, const char* pad) {
+  std::string& b = buf_;
+  b += pad;
+  for (int32_t i = 0; i <= visual_max_cpu_; ++i) b += i == cpu ? c : ' ';
+  b += pad;
 }
 
 namespace {
@@ -228,6 +244,7 @@ void TimehistAnalysis::PrintRow(const Event& e, const SchedSwitch& s, const Runt
   AppendUsecTimestamp(&b, t, 15);
   b += ' ';
   AppendCpu(&b, e.cpu);
+  if (opts_.cpu_visual) AppendVisual(e.cpu, idle ? 'i' : 's', " ");
   b += ' ';
   AppendLeft(&b, comm, comm_width_);
   b += ' ';
@@ -266,7 +283,12 @@ void TimehistAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
     TaskInfo& t = tasks_.Get(tid);
     if (t.pid < 0 && e.pid >= 0) t.pid = e.pid;  // perf's thread (pid 5593, tid -1)
   }
-  if (!Filtered(tid)) {
+  // -I: perf names the CPU's last thread before it filters; only switches with idle on
+  // one side count.
+  if (opts_.idle_hist && !idle) IdleRuntime(cpu).last_thread = tid;
+  bool skipped = Filtered(tid);
+  if (opts_.idle_hist && s.prev_pid != 0 && s.next_pid != 0) skipped = true;
+  if (!skipped) {
     tr = idle ? &IdleRuntime(cpu) : &runtime_[tid];
     int64_t tprev = last_switch_[cpu];
     bool skip = false;
@@ -280,6 +302,15 @@ void TimehistAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
         if (!tprev || tprev > opts_.end_ns) skip = true;
         else if (t > opts_.end_ns) t = opts_.end_ns;
       }
+    }
+    if (!skip && opts_.idle_hist) {
+      if (idle) {
+        if (CpuWanted(cpu)) UpdateRuntime(*tr, t, tprev);
+        if (tr->last_thread < 0) skip = true;  // perf prints no row then
+        else ChargeIdle(*tr, t, tprev);
+      }
+      if (!skip && !opts_.summary_only) PrintRow(e, s, *tr, CommStr(tid, idle), t, state, idle);
+      skip = true;
     }
     if (!skip) {
       if (CpuWanted(cpu)) {
@@ -303,6 +334,14 @@ void TimehistAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
   last_switch_[cpu] = e.ts_ns;
 }
 
+void TimehistAnalysis::ChargeIdle(Runtime& idle, int64_t t, int64_t tprev) {
+  Runtime& last = runtime_[idle.last_thread];
+  idle.last_thread = -1;
+  UpdateRuntime(last, t, tprev);
+  // Only its totals count: the row of its next switch must not show this period.
+  last.dt_run = last.dt_delay = last.dt_sleep = last.dt_iowait = last.dt_preempt = 0;
+}
+
 void TimehistAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
   if (w.kind == SchedWakeup::Kind::kWaking) seen_waking_ = true;
   if (w.kind == SchedWakeup::Kind::kWakeup && seen_waking_) return;
@@ -316,7 +355,7 @@ void TimehistAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
   Runtime& tr = runtime_[w.pid];
   if (tr.ready_to_run == 0) tr.ready_to_run = e.ts_ns;
   if (tr.ready_to_run61 == 0) tr.ready_to_run61 = e.ts_ns;
-  if (!opts_.show_wakeups) return;
+  if (!opts_.show_wakeups || opts_.idle_hist) return;
   if ((opts_.start_ns && e.ts_ns < opts_.start_ns) || (opts_.end_ns && e.ts_ns > opts_.end_ns))
     return;
   int32_t waker = std::max(e.tid, 0);
@@ -333,6 +372,7 @@ void TimehistAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
     return;
   }
   AppendF(&b, "%15s [%04d] ", UsecTimestamp(e.ts_ns).c_str(), e.cpu);
+  if (opts_.cpu_visual) AppendF(&b, " %*s ", visual_max_cpu_ + 1, "");
   AppendF(&b, " %-*s ", comm_width_, CommStr(waker, false).c_str());
   AppendF(&b, "  %9s  %9s  %9s ", "", "", "");
   AppendF(&b, "awakened: %s\n", CommStr(w.pid, false).c_str());
@@ -342,7 +382,7 @@ void TimehistAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
 void TimehistAnalysis::OnMigrate(const Event& e, const SchedMigrate& m) {
   if (!opts_.show_migrations || m.pid <= 0) return;  // perf hooks migrations only with -M
   runtime_[m.pid].migrations++;
-  if (opts_.summary_only) return;
+  if (opts_.summary_only || opts_.idle_hist) return;
   int32_t mover = std::max(e.tid, 0);
   if (Filtered(mover) && Filtered(m.pid)) return;
   std::string& b = buf_;
@@ -355,6 +395,7 @@ void TimehistAnalysis::OnMigrate(const Event& e, const SchedMigrate& m) {
     return;
   }
   AppendF(&b, "%15s [%04d] ", UsecTimestamp(e.ts_ns).c_str(), e.cpu);
+  if (opts_.cpu_visual) AppendVisual(e.cpu, 'm', "  ");  // perf's two spaces here
   AppendF(&b, " %-*s ", comm_width_, CommStr(mover, false).c_str());
   AppendF(&b, "  %9s  %9s  %9s ", "", "", "");
   AppendF(&b, "migrated: %s cpu %d => %d\n", CommStr(m.pid, false).c_str(), m.orig_cpu,
@@ -365,6 +406,7 @@ void TimehistAnalysis::OnMigrate(const Event& e, const SchedMigrate& m) {
 absl::Status TimehistAnalysis::OnEvent(const Event& e) {
   tasks_.Observe(e);
   if (ValidCpu(e.cpu) && e.cpu > max_cpu_) max_cpu_ = e.cpu;
+  if (ValidCpu(e.cpu) && e.cpu > visual_max_cpu_) visual_max_cpu_ = e.cpu;
   switch (e.kind()) {
     case EventKind::kSchedSwitch:
       OnSwitch(e, std::get<SchedSwitch>(e.body));

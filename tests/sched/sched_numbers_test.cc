@@ -162,5 +162,30 @@ TEST(SchedNumbers, InfoByteOrderIsOneVocabulary) {
   }
 }
 
+// -I/--idle-hist and -V/--cpu-visual, byte for byte perf 6.1's (testdata/sched/perf-outputs.sh).
+TEST(SchedNumbers, TimehistIdleHistAndCpuVisualArePerf61s) {
+  struct Case {
+    std::vector<std::string> flags;
+    const char* expected;
+  } cases[] = {
+      {{"-I"}, "testdata/sched/perf.timehist-I.txt"},
+      {{"--idle-hist", "-s"}, "testdata/sched/perf.timehist-I-s.txt"},
+      {{"-I", "-S", "-V", "-C", "0"}, "testdata/sched/perf.timehist-I-S-V-C0.txt"},
+      {{"-V", "--time", "987.30,987.31"}, "testdata/sched/perf.timehist-V-time.txt"},
+      {{"--cpu-visual", "-w", "-M", "--time", "987.30,987.31"},
+       "testdata/sched/perf.timehist-V-w-M-time.txt"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = {"sched", "timehist", "--compat", "perf-6.1"};
+    args.insert(args.end(), c.flags.begin(), c.flags.end());
+    args.push_back(SourcePath(kSched + "sched.perf.data"));
+    RunResult r = RunTk(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string want = ReadFile(SourcePath(c.expected));
+    ASSERT_FALSE(want.empty()) << c.expected;
+    EXPECT_EQ(r.out, want) << c.expected << "\n" << UnifiedDiff(want, r.out);
+  }
+}
+
 }  // namespace
 }  // namespace tk::testing
