@@ -52,7 +52,7 @@ nlohmann::json DescribeFile(const std::string& path) {
   if (path == "-") return {};
   absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
   if (!in.ok()) return {};
-  absl::StatusOr<std::string_view> head = (*in)->Peek(64);
+  absl::StatusOr<std::string_view> head = (*in)->Peek(8192);
   if (!head.ok()) return {};
   Format f = DetectFormat(*head);
   absl::StatusOr<nlohmann::json> j = absl::InternalError("");

@@ -1,5 +1,6 @@
 // tk script [--json] [--ns] [FILE|-]: every event in time order, as perf script prints it or as
 // JSON Lines (analyses/script/script.h has the shapes, event_fields.h the field keys).
+#include <algorithm>
 #include <cerrno>
 #include <iostream>
 
@@ -7,7 +8,10 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "core/absl_compat.h"
+#include "core/format.h"
 #include "core/input.h"
+#include "nlohmann/json.hpp"
+#include "parsers/perf_data/perf_data_parser.h"
 
 namespace tk::cli {
 
@@ -27,14 +31,31 @@ int RunScript(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--json", sopts.json, "JSON Lines: one object per event");
   app.add_flag("--ns", ns, "Times with 9 decimals (nanoseconds) instead of 6");
+  std::string fields;
+  app.add_option("-F,--fields", fields,
+                 "Text fields, as perf script -F: comm,tid,pid,cpu,time,period,event,trace,ip,"
+                 "sym,symoff,dso (one list for every event type)");
   app.add_flag("--show-task-events", sopts.show_task_events,
                "Also print COMM/FORK/EXIT records (perf.data side-band), as perf script does");
   AddSymbolOptions(app, &popts);
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
   if (ns) sopts.time_digits = 9;
+  if (!fields.empty()) {
+    absl::StatusOr<uint32_t> bits = analyses::script::ParseFields(fields);
+    if (!bits.ok()) return Fail("script: " + std::string(SV(bits.status().message())), kExitUsage);
+    sopts.fields = *bits;
+  }
 
   absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
   if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
+  // perf pads event names to the longest of the file's events (perf.data's attrs).
+  if (absl::StatusOr<std::string_view> head = (*in)->Peek(8192);
+      head.ok() && DetectFormat(*head) == Format::kPerfData && (*in)->EnsureMapped().ok()) {
+    if (absl::StatusOr<nlohmann::json> d = parsers::perf_data::DescribePerfData(**in); d.ok())
+      for (const auto& ev : (*d)["perf_events"])
+        if (ev.contains("name"))
+          sopts.name_width = std::max(sopts.name_width, ev["name"].get<std::string>().size());
+  }
   analyses::script::ScriptSink sink(sopts, std::cout);
   Diagnostics diag((*in)->name());
   absl::Status st = ParseInput(**in, popts, sink, diag);

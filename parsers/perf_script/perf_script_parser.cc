@@ -207,6 +207,7 @@ class PerfScriptParser final : public Parser {
     }
     if (!mask_.Has(ev_.kind())) return absl::OkStatus();
     ev_.stack = absl::MakeConstSpan(frames_);
+    ev_.callchain = !frames_.empty();  // perf script prints frame lines for a callchain
     return sink_->OnEvent(ev_);
   }
 

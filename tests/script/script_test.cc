@@ -147,16 +147,28 @@ TEST(ScriptSink, SampleWithStack) {
   e.name = "cpu-clock:pppH";
   e.period = 50000;
   e.has_period = true;
+  frames[0].sym_offset = 0xb;
   e.stack = absl::MakeConstSpan(frames);
+  e.callchain = true;
   e.body = Sample{};
-  std::ostringstream text, json;
-  ScriptSink t({}, text), j({true, 6, false}, json);
+  std::ostringstream text, json, one;
+  ScriptSink t({}, text), j({true, 6, false}, json), o({}, one);
   ASSERT_TRUE(t.OnEvent(e).ok() && t.Finish().ok());
   ASSERT_TRUE(j.OnEvent(e).ok() && j.Finish().ok());
+  // perf script: no comm padding before a callchain, "name: " then one line per frame.
   EXPECT_EQ(text.str(),
-            "         swapper     0 [000]   267.436250:      50000 cpu-clock:pppH:\n"
-            "\tffffffff821f2c2b pv_native_safe_halt ([kernel.kallsyms])\n"
+            "swapper     0 [000]   267.436250:      50000 cpu-clock:pppH: \n"
+            "\tffffffff821f2c2b pv_native_safe_halt+0xb ([kernel.kallsyms])\n"
             "\t           f8090 __GI___libc_open (/usr/lib/x86_64-linux-gnu/libc.so.6)\n\n");
+  // Without a recorded callchain: the sample IP on the line.
+  e.callchain = false;
+  e.stack = absl::MakeConstSpan(frames, 1);
+  ASSERT_TRUE(o.OnEvent(e).ok() && o.Finish().ok());
+  EXPECT_EQ(one.str(),
+            "         swapper     0 [000]   267.436250:      50000 cpu-clock:pppH:  "
+            "ffffffff821f2c2b pv_native_safe_halt+0xb ([kernel.kallsyms])\n");
+  e.callchain = true;
+  e.stack = absl::MakeConstSpan(frames);
   nlohmann::json parsed = nlohmann::json::parse(json.str());
   EXPECT_EQ(parsed["period"], 50000);
   EXPECT_EQ(parsed["stack"][0]["ip"], "ffffffff821f2c2b");
