@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstdarg>
-#include <cstdio>
 #include <ostream>
+
+#include "absl/strings/str_format.h"
 
 namespace tk::common {
 
@@ -37,20 +37,6 @@ int Log2Histogram::last_slot() const {
   return last;
 }
 
-namespace {
-
-void AppendF(std::string* out, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-void AppendF(std::string* out, const char* fmt, ...) {
-  char buf[256];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(buf, sizeof(buf), fmt, ap);
-  va_end(ap);
-  if (n > 0) out->append(buf, std::min<size_t>(static_cast<size_t>(n), sizeof(buf) - 1));
-}
-
-}  // namespace
-
 void Log2Histogram::Append(std::string_view val_type, std::string* out) const {
   const int idx_max = last_slot();
   if (idx_max <= 0) return;
@@ -58,22 +44,18 @@ void Log2Histogram::Append(std::string_view val_type, std::string* out) const {
   for (uint64_t s : slots_) val_max = std::max(val_max, s);
   const bool narrow = idx_max <= 32;
   const int stars = narrow ? 40 : 20;
-  const std::string type(val_type);
-  if (narrow) AppendF(out, "     %-19s : count     distribution\n", type.c_str());
-  else AppendF(out, "               %-29s : count     distribution\n", type.c_str());
+  if (narrow) absl::StrAppendFormat(out, "     %-19s : count     distribution\n", val_type);
+  else absl::StrAppendFormat(out, "               %-29s : count     distribution\n", val_type);
   for (int i = 1; i <= idx_max; ++i) {
     // table.py _stars(): floor(width * val / val_max) stars, at most width.
     uint64_t n = slots_[i];
     auto k = static_cast<size_t>(
         std::min<unsigned __int128>(static_cast<unsigned __int128>(stars) * n / val_max, stars));
     std::string bar(k, '*');
-    auto lo = static_cast<unsigned long>(Low(i)), hi = static_cast<unsigned long>(High(i));
     if (narrow)
-      AppendF(out, "%10lu -> %-10lu : %-8lu |%-40s|\n", lo, hi, static_cast<unsigned long>(n),
-              bar.c_str());
+      absl::StrAppendFormat(out, "%10d -> %-10d : %-8d |%-40s|\n", Low(i), High(i), n, bar);
     else
-      AppendF(out, "%20lu -> %-20lu : %-8lu |%-20s|\n", lo, hi, static_cast<unsigned long>(n),
-              bar.c_str());
+      absl::StrAppendFormat(out, "%20d -> %-20d : %-8d |%-20s|\n", Low(i), High(i), n, bar);
   }
 }
 

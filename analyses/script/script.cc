@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "analyses/common/json.h"
 #include "analyses/script/event_text.h"
 #include "core/absl_compat.h"
@@ -120,13 +121,8 @@ absl::StatusOr<uint32_t> ParseFields(std::string_view list) {
                 {"event", kFieldEvent}, {"trace", kFieldTrace}, {"ip", kFieldIp},
                 {"sym", kFieldSym},   {"symoff", kFieldSymOff}, {"dso", kFieldDso}};
   uint32_t bits = 0;
-  size_t i = 0;
-  while (i <= list.size()) {
-    size_t j = list.find(',', i);
-    if (j == std::string_view::npos) j = list.size();
-    std::string_view tok = list.substr(i, j - i);
-    i = j + 1;
-    if (tok.empty()) continue;
+  for (absl::string_view piece : absl::StrSplit(AV(list), ',', absl::SkipEmpty())) {
+    const std::string_view tok = SV(piece);
     uint32_t bit = 0;
     for (const auto& n : kNames)
       if (tok == n.name) bit = n.bit;
