@@ -37,10 +37,6 @@ void AppendCpu(std::string* out, int32_t cpu);
 
 // Nanoseconds as milliseconds for JSON.
 inline double Ms(uint64_t ns) { return static_cast<double>(ns) / 1e6; }
-// A timestamp as seconds truncated to microseconds, as perf prints it (JSON).
-inline double UsecSeconds(int64_t ns) {
-  return ns < 0 ? 0.0 : static_cast<double>(ns / 1000) / 1e6;
-}
 
 // `s` as a JSON string literal (quotes, escapes, invalid UTF-8 as U+FFFD) at the end of `out`.
 inline void JsonString(std::string* out, std::string_view s) { common::AppendJsonString(s, out); }
