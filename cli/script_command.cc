@@ -19,7 +19,7 @@ int RunScript(int argc, char** argv) {
   CLI::App app(
       "Print every event in time order: one line per event shaped like `perf script` "
       "(tracepoint fields in the kernel's print format, samples with their stacks), or JSON "
-      "Lines with --json (keys ts, cpu, pid, tid, comm, event, fields; fields keyed by the "
+      "Lines with --json (keys ts_ns, cpu, pid, tid, comm, event, fields; fields keyed by the "
       "tracepoint format's field names, the same for every input format).",
       "tk script");
   std::string path = "perf.data";

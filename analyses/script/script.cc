@@ -320,7 +320,7 @@ void ScriptSink::JsonFields(const Event& e) {
 }
 
 void ScriptSink::Json(const Event& e) {
-  buf_.append("{\"ts\":");
+  buf_.append("{\"ts_ns\":");
   AppendInt(e.ts_ns, &buf_);
   buf_.append(",\"cpu\":");
   AppendInt(e.cpu, &buf_);

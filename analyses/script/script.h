@@ -6,7 +6,7 @@
 //         	ffffffff821f2c2b pv_native_safe_halt+0xb ([kernel.kallsyms])
 // (ScriptSink::Text has the field-by-field rules.)
 // JSON Lines (--json), one object per event:
-//   {"ts":707455929000,"cpu":0,"pid":8773,"tid":8773,"comm":"perf","event":"sched:sched_switch",
+//   {"ts_ns":707455929000,"cpu":0,"pid":8773,"tid":8773,"comm":"perf","event":"sched:sched_switch",
 //    "fields":{"prev_comm":"perf","prev_pid":8773,...}}
 // Samples (cycles, cpu-clock...) add "period"; any event recorded with a callchain adds
 // "stack" ([{"ip":"ffffffff821f2c2b","symbol":...,"dso":...}], leaf first). Unknown ts/cpu/pid/tid are -1. Lost-event records are printed as event "lost" with

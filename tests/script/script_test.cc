@@ -130,7 +130,7 @@ TEST(ScriptSink, TextAndJsonShapes) {
             "prio=0 target_cpu=000\n");
   EXPECT_EQ(ns.str().substr(0, 44), "            perf  8773 [000]   707.455929123");
   EXPECT_EQ(json.str(),
-            "{\"ts\":707455929123,\"cpu\":0,\"pid\":8773,\"tid\":8773,\"comm\":\"perf\","
+            "{\"ts_ns\":707455929123,\"cpu\":0,\"pid\":8773,\"tid\":8773,\"comm\":\"perf\","
             "\"event\":\"sched:sched_wakeup\",\"fields\":{\"comm\":\"migration/0\",\"pid\":18,"
             "\"prio\":0,\"target_cpu\":0}}\n");
 }
@@ -212,7 +212,7 @@ TEST(Golden, JsonLinesAreValidJson) {
   int n = 0;
   while (std::getline(in, line)) {
     nlohmann::json j = nlohmann::json::parse(line);
-    EXPECT_TRUE(j.contains("ts") && j.contains("cpu") && j.contains("pid") && j.contains("tid") &&
+    EXPECT_TRUE(j.contains("ts_ns") && j.contains("cpu") && j.contains("pid") && j.contains("tid") &&
                 j.contains("comm") && j.contains("event") && j.contains("fields"))
         << line;
     ++n;
