@@ -175,6 +175,7 @@ class PerfScriptParser final : public Parser {
   }
 
   void AddFrame(const Token& t) {
+    ev_.callchain = true;  // perf script prints frame lines only for a callchain
     std::optional<Frame> f = ParseFrameLine(t.line);
     if (!f) {
       diag_->Malformed(kMalformed, Diagnostics::Unit::kLine, t.line_no,
@@ -207,7 +208,6 @@ class PerfScriptParser final : public Parser {
     }
     if (!mask_.Has(ev_.kind())) return absl::OkStatus();
     ev_.stack = absl::MakeConstSpan(frames_);
-    ev_.callchain = !frames_.empty();  // perf script prints frame lines for a callchain
     return sink_->OnEvent(ev_);
   }
 
