@@ -46,7 +46,7 @@ int RunIolat(int argc, char** argv) {
       "tk iolat: block I/O latency and write-sync detection per device.\n"
       "Default: per device, how much of the written data was synchronous (S/FUA/preflush), who "
       "queued it (the writer, flushers, jbd2, an upper dm/loop device), whether writers slept "
-      "in D, and a verdict: write-sync, async, mixed or no-writes (cause: mount, application, "
+      "in D, and a verdict: write-sync, async, mixed, stacked (the I/O of devices above dominates) or no-writes (cause: mount, application, "
       "stacked, unknown).\nRecord with: perf record -e 'block:*' -e sched:sched_switch "
       "-e sched:sched_wakeup -a",
       "tk iolat");

@@ -8,6 +8,7 @@
 #include "cli/common.h"
 #include "cli/report_flags.h"
 #include "core/absl_compat.h"
+#include "core/filter.h"
 
 namespace tk::cli {
 namespace {
@@ -37,7 +38,7 @@ int Run(IrqFlags& f, irq::IrqOptions::Mode mode) {
     return Fail("irq: " + std::string(SV(st.message())), kExitUsage);
   for (auto [text, out] : {std::pair{&f.irqs, &o.irqs}, std::pair{&f.vecs, &o.vecs}}) {
     if (text->empty()) continue;
-    absl::StatusOr<std::vector<int32_t>> v = sched::ParseIntList(*text);
+    absl::StatusOr<std::vector<int32_t>> v = ParseIdList(*text);
     if (!v.ok()) return Fail("irq: " + std::string(SV(v.status().message())), kExitUsage);
     *out = *v;
   }

@@ -15,6 +15,10 @@
 #include "cli/common.h"
 #include "cli/filter_options.h"
 #include "core/absl_compat.h"
+#include "core/format.h"
+#include "core/input.h"
+#include "parsers/perf_data/perf_data_parser.h"
+#include "parsers/trace_dat/trace_dat_parser.h"
 
 namespace tk::cli {
 namespace {
@@ -41,6 +45,28 @@ int Usage(std::string_view cmd, std::string_view what) {
 bool ParseCompat(const std::string& v, bool* perf61) {
   *perf61 = v == "perf-6.1";
   return v.empty() || *perf61;
+}
+
+// The header facts of a perf.data or trace.dat file (tk info's), for the perf numbers that
+// come from the file rather than its events; {} for stdin (already consumed) and text.
+nlohmann::json DescribeFile(const std::string& path) {
+  if (path == "-") return {};
+  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
+  if (!in.ok()) return {};
+  absl::StatusOr<std::string_view> head = (*in)->Peek(8192);
+  if (!head.ok()) return {};
+  Format f = DetectFormat(*head);
+  absl::StatusOr<nlohmann::json> j = absl::InternalError("");
+  if (f == Format::kPerfData) j = parsers::perf_data::DescribePerfData(**in);
+  else if (f == Format::kTraceDat) j = parsers::trace_dat::DescribeTraceDat(**in);
+  return j.ok() ? *j : nlohmann::json{};
+}
+
+// perf's "INFO: ... lost events (N out of TOTAL)": TOTAL counts every record of the file
+// (MMAP, COMM, FINISHED_ROUND, ...), not only the events an analysis reads.
+uint64_t PerfRecordCount(const std::string& path, uint64_t fallback) {
+  nlohmann::json j = DescribeFile(path);
+  return j.contains("records") ? j["records"].get<uint64_t>() : fallback;
 }
 
 struct LatencyFlags {
@@ -74,8 +100,11 @@ int RunLatency(const std::string& path, const LatencyFlags& f, FilterOptions fil
   opts.profile_cpu = f.cpu;
   if (!ParseCompat(f.compat, &opts.perf61)) return Usage("latency", "--compat: only perf-6.1");
   sched::LatencyAnalysis a(opts);
-  if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;
+  Format format = Format::kUnknown;
+  if (int rc = RunPipeline(path, ParseOptions(), a, &format); rc != kExitOk) return rc;
   sched::LatencyReport r = a.Report();
+  if (opts.perf61 && format == Format::kPerfData) r.info.nr_events = PerfRecordCount(path, r.info.nr_events);
+  if (std::string note = sched::LatencyPerf61Note(r); !note.empty()) std::cerr << "tk: " << note << "\n";
   if (f.json) sched::WriteLatencyJson(r, std::cout);
   else sched::WriteLatencyText(r, std::cout);
   return FinishOutput(std::cout);
@@ -96,6 +125,10 @@ CLI::App* AddTimehist(CLI::App& app, std::string* path, TimehistFlags* f) {
   c->add_flag("-w,--wakeups", o.show_wakeups, "Show wakeup events");
   c->add_flag("-n,--next", o.show_next, "Show the task switched in");
   c->add_flag("-M,--migrations", o.show_migrations, "Show migration events");
+  c->add_flag("-V,--cpu-visual", o.cpu_visual,
+              "A column per CPU: s switch, i idle, m migration (perf's -V)");
+  c->add_flag("-I,--idle-hist", o.idle_hist,
+              "Only switches to and from idle; idle time charged to the task that went idle");
   c->add_flag("--state", o.show_state,
               "Show the task state at switch-out; the summary splits sleep/iowait/preempt");
   c->add_flag("--json", o.json, "JSON Lines: one object per row, then the summary (-s/-S)");
@@ -110,8 +143,14 @@ int RunTimehist(const std::string& path, TimehistFlags& f, FilterOptions filter)
   if (!ParseCompat(f.compat, &o.perf61)) return Usage("timehist", "--compat: only perf-6.1");
   if (filter.time.size() > 1) return Usage("timehist", "--time: one START,END range (as perf)");
   o.filter = std::move(filter);
+  if (o.cpu_visual) {
+    nlohmann::json d = DescribeFile(path);
+    if (d.contains("nr_cpus_online")) o.nr_cpus = d["nr_cpus_online"].get<int32_t>();
+    else if (d.contains("cpus")) o.nr_cpus = d["cpus"].get<int32_t>();
+  }
   sched::TimehistAnalysis a(o, std::cout);
   if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;
+  if (std::string note = a.Perf61Note(); !note.empty()) std::cerr << "tk: " << note << "\n";
   return FinishOutput(std::cout);
 }
 

@@ -1,5 +1,6 @@
 // tk script [--json] [--ns] [FILE|-]: every event in time order, as perf script prints it or as
 // JSON Lines (analyses/script/script.h has the shapes, event_fields.h the field keys).
+#include <algorithm>
 #include <cerrno>
 #include <iostream>
 
@@ -8,7 +9,10 @@
 #include "cli/common.h"
 #include "cli/filter_options.h"
 #include "core/absl_compat.h"
+#include "core/format.h"
 #include "core/input.h"
+#include "nlohmann/json.hpp"
+#include "parsers/perf_data/perf_data_parser.h"
 
 namespace tk::cli {
 
@@ -16,7 +20,7 @@ int RunScript(int argc, char** argv) {
   CLI::App app(
       "Print every event in time order: one line per event shaped like `perf script` "
       "(tracepoint fields in the kernel's print format, samples with their stacks), or JSON "
-      "Lines with --json (keys ts, cpu, pid, tid, comm, event, fields; fields keyed by the "
+      "Lines with --json (keys ts_ns, cpu, pid, tid, comm, event, fields; fields keyed by the "
       "tracepoint format's field names, the same for every input format).",
       "tk script");
   std::string path = "perf.data";
@@ -28,6 +32,10 @@ int RunScript(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--json", sopts.json, "JSON Lines: one object per event");
   app.add_flag("--ns", ns, "Times with 9 decimals (nanoseconds) instead of 6");
+  std::string fields;
+  app.add_option("-F,--fields", fields,
+                 "Text fields, as perf script -F: comm,tid,pid,cpu,time,period,event,trace,ip,"
+                 "sym,symoff,dso (one list for every event type)");
   app.add_flag("--show-task-events", sopts.show_task_events,
                "Also print COMM/FORK/EXIT records (perf.data side-band), as perf script does");
   AddSymbolOptions(app, &popts);
@@ -40,9 +48,22 @@ int RunScript(int argc, char** argv) {
   if (!fopts) return kExitUsage;
   const Filter filter(std::move(*fopts));
   if (ns) sopts.time_digits = 9;
+  if (!fields.empty()) {
+    absl::StatusOr<uint32_t> bits = analyses::script::ParseFields(fields);
+    if (!bits.ok()) return Fail("script: " + std::string(SV(bits.status().message())), kExitUsage);
+    sopts.fields = *bits;
+  }
 
   absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
   if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
+  // perf pads event names to the longest of the file's events (perf.data's attrs).
+  if (absl::StatusOr<std::string_view> head = (*in)->Peek(8192);
+      head.ok() && DetectFormat(*head) == Format::kPerfData && (*in)->EnsureMapped().ok()) {
+    if (absl::StatusOr<nlohmann::json> d = parsers::perf_data::DescribePerfData(**in); d.ok())
+      for (const auto& ev : (*d)["perf_events"])
+        if (ev.contains("name"))
+          sopts.name_width = std::max(sopts.name_width, ev["name"].get<std::string>().size());
+  }
   analyses::script::ScriptSink sink(sopts, std::cout);
   FilterSink filtered(filter, sink);
   Diagnostics diag((*in)->name());

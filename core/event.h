@@ -29,6 +29,9 @@ struct Frame {
   uint64_t ip = 0;
   std::string_view symbol;
   std::string_view dso;
+  // ip's offset in its symbol ("+0x1a" in perf script); -1 when unresolved or unknown
+  // (text inputs strip it).
+  int64_t sym_offset = -1;
 };
 
 // A non-tracepoint sample (cpu-clock, cycles, ...). Its event name, period and stack are in
@@ -89,6 +92,7 @@ struct SchedExit {
   std::string_view comm;
   int32_t pid = -1;
   int32_t prio = -1;
+  int8_t group_dead = -1;  // sched_process_exit's group_dead (6.x): 1/0; -1 when absent
 };
 
 // The stages of a block request's life, as btt names them.
@@ -250,6 +254,9 @@ struct Event {
   // does not know; perf script prints no stack), the sample's own IP as one frame, since
   // perf report still counts the sample there (tk report follows it). Empty otherwise.
   absl::Span<const Frame> dropped_stack_ip;
+  // The stack is a recorded callchain (perf record -g); false when it is only the sample's IP
+  // (perf.data without PERF_SAMPLE_CALLCHAIN) or the source does not say.
+  bool callchain = false;
   // The views of `comm` and of every frame's symbol and dso stay valid and unchanged until
   // the parse ends (perf.data: symbol tables and interned names), so an analysis may keep
   // them without copying. False where they point into a reused line buffer (text formats).

@@ -2,7 +2,9 @@
 //   {"devices": [{"dev": "7,0", "mount": "/tmp/m", "fstype": "ext4", "mount_options": "rw,sync",
 //     "requests": 80, "writes": 64, "write_bytes": 4194304, "sync_write_bytes": 4194304,
 //     "sync_write_ratio": 1.0, "verdict": "write-sync", "cause": "mount",
-//     "top_writers": [{"comm": "dd", "pid": 42, ...}], "latency_us": {"d2c": {...}, ...}}]}
+//     "top_writers": [{"comm": "dd", "pid": 42, ...}],
+//     "latency": {"d2c": {"count": 330, "min_us": ..., "p50_us": ..., "percentiles_exact": true},
+//     ...}}]}
 // Unknown values are null, never omitted.
 #include <cmath>
 #include <ostream>
@@ -23,11 +25,12 @@ double Us(double ns) { return std::round(ns) / 1e3; }
 json Stats(const LatencyStats& s) {
   if (s.count() == 0) return json{{"count", 0}};
   return json{{"count", s.count()},
-              {"min", Us(s.min())},
-              {"avg", Us(s.avg())},
-              {"p50", Us(s.Percentile(50))},
-              {"p99", Us(s.Percentile(99))},
-              {"max", Us(s.max())}};
+              {"min_us", Us(s.min())},
+              {"avg_us", Us(s.avg())},
+              {"p50_us", Us(s.Percentile(50))},
+              {"p99_us", Us(s.Percentile(99))},
+              {"max_us", Us(s.max())},
+              {"percentiles_exact", s.exact()}};
 }
 
 json Writer(const WriterSummary& w) {
@@ -99,7 +102,7 @@ json Device(const Results& r, const DeviceSummary& d) {
     lat["d2c"] = Stats(LatencyStats());
     lat["q2c"] = Stats(LatencyStats());
   }
-  j["latency_us"] = lat;
+  j["latency"] = lat;
   return j;
 }
 
@@ -134,7 +137,7 @@ void WriteLatencyJson(const Results& r, std::ostream& out) {
     TrackerCounts c;
     if (auto it = r.counts.find(dev); it != r.counts.end()) c = it->second;
     devs.push_back({{"dev", DevName(dev)},
-                    {"latency_us",
+                    {"latency",
                      {{"q2g", Stats(l.q2g)}, {"g2i", Stats(l.g2i)}, {"i2d", Stats(l.i2d)},
                       {"d2c", Stats(l.d2c)}, {"q2c", Stats(l.q2c)}}},
                     {"completed", l.completed},

@@ -16,9 +16,16 @@ std::string MountCol(const DeviceSummary& d) {
   return d.mount->mount_point;
 }
 
+// A percentile in `unit` ns with `decimals`; "~" in front when it is a log-linear bucket's
+// midpoint rather than a measured value (more than 65536 requests).
+std::string Pct(const LatencyStats& s, double p, double unit, int decimals) {
+  LatencyStats::Quantile q = s.At(p);
+  return absl::StrFormat("%s%.*f", q.exact ? "" : "~", decimals, q.value / unit);
+}
+
 std::string Ms(const LatencyStats& s, double p) {
   if (s.count() == 0) return "-";
-  return absl::StrFormat("%.3f", s.Percentile(p) / 1e6);
+  return Pct(s, p, 1e6, 3);
 }
 
 void DeviceTable(const Results& r, std::ostream& out) {
@@ -123,8 +130,8 @@ void Evidence(const Results& r, const DeviceSummary& d, std::ostream& out) {
   if (auto it = r.latency.find(d.dev); it != r.latency.end()) {
     const DevLatency& l = it->second;
     auto ms = [](const LatencyStats& s) {
-      return s.count() ? absl::StrFormat("p50 %.3f p99 %.3f max %.3f ms", s.Percentile(50) / 1e6,
-                                         s.Percentile(99) / 1e6, s.max() / 1e6)
+      return s.count() ? absl::StrFormat("p50 %s p99 %s max %.3f ms", Pct(s, 50, 1e6, 3),
+                                         Pct(s, 99, 1e6, 3), s.max() / 1e6)
                        : std::string("-");
     };
     out << absl::StrFormat("    latency: D2C %s; Q2C %s (%d completed)\n", ms(l.d2c), ms(l.q2c),
@@ -175,9 +182,9 @@ void WriteLatencyText(const Results& r, std::ostream& out) {
            "-----------\n";
     auto row = [&](const char* name, const LatencyStats& s) {
       if (s.count() == 0) return;
-      out << absl::StrFormat("%-5s %13.9f %13.9f %13.9f %13.9f %13.9f %11d\n", name,
-                             s.min() / 1e9, s.avg() / 1e9, s.Percentile(50) / 1e9,
-                             s.Percentile(99) / 1e9, s.max() / 1e9, s.count());
+      out << absl::StrFormat("%-5s %13.9f %13.9f %13s %13s %13.9f %11d\n", name,
+                             s.min() / 1e9, s.avg() / 1e9, Pct(s, 50, 1e9, 9), Pct(s, 99, 1e9, 9),
+                             s.max() / 1e9, s.count());
     };
     row("Q2G", l.q2g);
     row("G2I", l.g2i);

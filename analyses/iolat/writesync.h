@@ -20,8 +20,10 @@
 //   write-sync  writer_sync >= Options::write_sync_min (75%) of the bytes
 //   async       writer_sync <  Options::async_max (25%)
 //   mixed       in between
-// A device whose writes are all stacked gets the verdict of that traffic with cause
-// "stacked". Cause of write-sync/mixed: "mount" when the mount has `sync`, "application" when
+//   stacked     the bytes passed down from devices above (stacked) are at least the device's
+//               own non-journal data writes: the verdict belongs to the upper devices (cause
+//               "stacked"), so one stray own write cannot flip a backing disk to "async"
+//               (checked before the three above). Cause of write-sync/mixed: "mount" when the mount has `sync`, "application" when
 // the mount is known and has not, "unknown" without a mount table entry.
 #ifndef TK_ANALYSES_IOLAT_WRITESYNC_H_
 #define TK_ANALYSES_IOLAT_WRITESYNC_H_

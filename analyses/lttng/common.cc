@@ -9,6 +9,7 @@
 #include "analyses/sched/perf_format.h"
 #include "analyses/sched/timehist.h"
 #include "core/absl_compat.h"
+#include "core/filter.h"
 
 namespace tk::lttng {
 
@@ -36,7 +37,7 @@ absl::Status ParseFilter(const std::string& pids, const std::string& tids, const
   for (const List& l : {List{pids, &f->pids, "--pid"}, List{tids, &f->tids, "--tid"},
                         List{cpus, &f->cpus, "--cpu"}}) {
     if (l.text.empty()) continue;
-    absl::StatusOr<std::vector<int32_t>> v = sched::ParseIntList(l.text);
+    absl::StatusOr<std::vector<int32_t>> v = ParseIdList(l.text);
     if (!v.ok())
       return absl::InvalidArgumentError(absl::StrCat(l.flag, ": ", v.status().message()));
     *l.out = *v;
@@ -45,7 +46,13 @@ absl::Status ParseFilter(const std::string& pids, const std::string& tids, const
     for (absl::string_view c : absl::StrSplit(AV(comms), ',', absl::SkipEmpty()))
       f->comms.emplace_back(c);
   }
-  if (!time.empty()) return sched::ParseTimeWindow(time, &f->start_ns, &f->end_ns);
+  if (!time.empty()) {
+    absl::StatusOr<std::vector<TimeRange>> r = ParseTimeRanges(time);
+    if (!r.ok()) return r.status();
+    if (r->size() != 1) return absl::InvalidArgumentError("--time: one START,END range");
+    f->start_ns = r->front().start_ns;
+    f->end_ns = r->front().end_ns;
+  }
   return absl::OkStatus();
 }
 

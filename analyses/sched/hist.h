@@ -6,8 +6,9 @@
 //          2 -> 3          : 742      |****************************************|
 //
 // Buckets are bcc's bpf_log2l of the delay in whole microseconds: bucket i (1-based) holds
-// [2^(i-1), 2^i - 1], and 0 goes with 1. Percentiles come from a log-linear histogram (64
-// to 128 sub-buckets per power of two: within 2%) so memory does not grow with the trace.
+// [2^(i-1), 2^i - 1], and 0 goes with 1. Percentiles are nearest-rank over the exact delays
+// (analyses/common/histogram.h: exact up to 65536 delays a histogram; past that within 0.39%,
+// printed with a leading "~" and "exact": false in JSON).
 #ifndef TK_ANALYSES_SCHED_HIST_H_
 #define TK_ANALYSES_SCHED_HIST_H_
 
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "analyses/common/histogram.h"
 #include "analyses/sched/delays.h"
 #include "core/sink.h"
 
@@ -30,26 +32,15 @@ struct HistOptions {
   FilterOptions filter;      // which delays count (DelayTracker); default all
 };
 
-// One histogram plus the figures for percentiles.
-class DelayHistogram {
- public:
-  void Add(uint64_t ns, bool millis);
-  uint64_t count() const { return count_; }
-  uint64_t max_ns() const { return max_; }
-  // The q-quantile (0 < q <= 1) in ns: the low edge of the fine bucket holding it.
-  uint64_t Quantile(double q) const;
-  const std::array<uint64_t, 65>& log2() const { return log2_; }
-
- private:
-  static size_t FineIndex(uint64_t v);
-  static uint64_t FineLow(size_t idx);
-  std::array<uint64_t, 65> log2_{};
-  std::vector<uint64_t> fine_;
-  uint64_t count_ = 0, max_ = 0;
+// One histogram (whole µs or ms) plus the delays in ns for percentiles.
+struct DelayHistogram {
+  void Add(uint64_t delay_ns, bool millis) {
+    log2.Add(millis ? delay_ns / 1000000 : delay_ns / 1000);
+    ns.Add(delay_ns);
+  }
+  common::Log2Histogram log2;
+  common::Distribution ns;  // the delays in ns
 };
-
-// bcc's print_log2_hist (stars scaled to the largest bucket, 40 wide).
-void WriteLog2Hist(const std::array<uint64_t, 65>& vals, const char* unit, std::string* out);
 
 class HistAnalysis final : public EventSink {
  public:

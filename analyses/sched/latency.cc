@@ -32,6 +32,16 @@ absl::StatusOr<std::vector<LatencySortKey>> ParseLatencySort(std::string_view s)
   return keys;
 }
 
+LatencyAnalysis::LatencyAnalysis(LatencyOptions opts)
+    : opts_(std::move(opts)), filter_(opts_.filter) {
+  tasks_.set_record_names_only(opts_.perf61);
+  if (!opts_.perf61) {
+    LatencyOptions shadow = opts_;
+    shadow.perf61 = true;
+    perf61_shadow_ = std::make_unique<LatencyAnalysis>(std::move(shadow));
+  }
+}
+
 EventMask LatencyAnalysis::wants() const {
   return TaskTable::Wants()
       .Add(EventKind::kSchedSwitch)
@@ -63,12 +73,18 @@ void LatencyAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
   const int64_t ts = e.ts_ns;
   if (ValidCpu(e.cpu)) {
     if (static_cast<size_t>(e.cpu) >= curr_pid_.size()) curr_pid_.resize(e.cpu + 1, -1);
+    if (static_cast<size_t>(e.cpu) >= last_switch_.size()) last_switch_.resize(e.cpu + 1, -1);
     int32_t& curr = curr_pid_[e.cpu];
     if (curr != -1 && curr != s.prev_pid) ++info_.nr_context_switch_bugs;
     curr = s.next_pid;
   }
   // prev: a new atom, waiting at once when it left runnable (preempted or yielded).
   auto [pit, pnew] = threads_.try_emplace(s.prev_pid);
+  if (ValidCpu(e.cpu)) {
+    int64_t& last = last_switch_[e.cpu];
+    if (last >= 0 && ts >= last) pit->second.switch_runtime += static_cast<uint64_t>(ts - last);
+    last = ts;
+  }
   bool runnable = s.prev_state.runnable() && !(opts_.perf61 && s.prev_state.preempted);
   SchedOut(pit->second, ts, runnable);
   // next: a thread never seen came in from a runnable atom at ts (delay 0).
@@ -119,6 +135,7 @@ void LatencyAnalysis::OnMigrate(const Event& e, const SchedMigrate& m) {
 }
 
 absl::Status LatencyAnalysis::OnEvent(const Event& e) {
+  if (perf61_shadow_) (void)perf61_shadow_->OnEvent(e);
   ++info_.nr_events;
   tasks_.Observe(e);
   switch (e.kind()) {
@@ -131,6 +148,7 @@ absl::Status LatencyAnalysis::OnEvent(const Event& e) {
     case EventKind::kSchedStat: {
       const auto& st = std::get<SchedStat>(e.body);
       if (st.which != SchedStat::Which::kRuntime) break;
+      seen_runtime_ = true;
       Thread& t = Atoms(st.pid, e.ts_ns, /*runnable=*/true);
       if (filter_.TimeOk(e.ts_ns) && filter_.CpuOk(e.cpu)) t.runtime += st.delay_ns;
       break;
@@ -185,6 +203,8 @@ LatencyReport LatencyAnalysis::Report() {
   }
   std::sort(tids.begin(), tids.end(), std::greater<>());
 
+  // Without sched_stat_runtime, Runtime from switch pairs (perf 6.1 prints 0.000).
+  const bool from_switches = !seen_runtime_ && !opts_.perf61;
   std::vector<LatencyRow> rows;
   std::map<std::string_view, size_t, std::greater<>> by_comm;
   for (int32_t tid : tids) {
@@ -200,7 +220,7 @@ LatencyReport LatencyAnalysis::Report() {
     }
     if (row->tids.empty()) row->comm = std::string(comm);
     row->tids.push_back(tid);
-    row->runtime_ns += t.runtime;
+    row->runtime_ns += from_switches ? t.switch_runtime : t.runtime;
     row->count += t.nb_atoms;
     row->total_delay_ns += t.total_lat;
     if (row->max_delay_ns < t.max_lat) {
@@ -238,7 +258,30 @@ LatencyReport LatencyAnalysis::Report() {
                    });
   rep.info = info_;
   rep.perf61 = opts_.perf61;
+  if (from_switches) rep.runtime_source = "sched_switch";
+  ComparePerf61(&rep);
   return rep;
+}
+
+void LatencyAnalysis::ComparePerf61(LatencyReport* rep) const {
+  if (!perf61_shadow_) return;
+  for (const auto& [tid, t] : threads_) {
+    auto it = perf61_shadow_->threads_.find(tid);
+    const Thread empty;
+    const Thread& o = it == perf61_shadow_->threads_.end() ? empty : it->second;
+    if (t.nb_atoms == 0 && o.nb_atoms == 0) continue;
+    if (tid == 0) continue;  // swapper is not shown
+    ++rep->perf61_of;
+    if (t.nb_atoms != o.nb_atoms || t.total_lat != o.total_lat || t.max_lat != o.max_lat)
+      ++rep->perf61_differs;
+  }
+}
+
+std::string LatencyPerf61Note(const LatencyReport& r) {
+  if (r.perf61 || r.perf61_differs == 0) return "";
+  return absl::StrCat("sched latency: delays of ", r.perf61_differs, " of ", r.perf61_of,
+                      " threads follow current perf (sched_waking preferred, R+ = preempted) "
+                      "and differ from perf 6.1's; --compat perf-6.1 gives 6.1's numbers");
 }
 
 }  // namespace tk::sched

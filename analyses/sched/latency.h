@@ -16,7 +16,10 @@
 //     in one pass, so "has" means "has shown one so far": a sched_wakeup before the first
 //     sched_waking counts (the kernel emits waking first, so only a wakeup whose waking fell
 //     before the recording started is affected).
-//   sched_stat_runtime: runtime= is added to the thread's "Runtime ms".
+//   sched_stat_runtime: runtime= is added to the thread's "Runtime ms". An input without
+//     sched_stat_runtime (trace-cmd record -e sched_switch -e sched_wakeup) gets the Runtime
+//     from switch pairs instead: prev ran from the CPU's previous switch to this one — the
+//     run time timehist -s shows. perf prints 0.000 there; --compat perf-6.1 too.
 //   sched_migrate_task (only with -C, as perf): resets the atom's times to t.
 //
 // Rows merge threads of the same comm ("comm:(N)"); -p keeps them apart ("comm:tid"). Threads
@@ -26,6 +29,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -94,15 +98,18 @@ struct LatencyReport {
   std::vector<LatencyRow> rows;  // sorted
   uint64_t total_runtime_ns = 0;
   uint64_t total_count = 0;
+  // Where Runtime came from: "sched_stat_runtime", or "sched_switch" (switch pairs) when the
+  // input had no sched_stat_runtime.
+  std::string runtime_source = "sched_stat_runtime";
   LatencyInfo info;
+  // Without --compat: the threads whose count, total or max delay perf 6.1's rules
+  // (sched_waking ignored, R+ not runnable) would give differently, out of `perf61_of`.
+  uint64_t perf61_differs = 0, perf61_of = 0;
 };
 
 class LatencyAnalysis final : public EventSink {
  public:
-  explicit LatencyAnalysis(LatencyOptions opts)
-      : opts_(std::move(opts)), filter_(opts_.filter) {
-    tasks_.set_record_names_only(opts_.perf61);
-  }
+  explicit LatencyAnalysis(LatencyOptions opts);
   EventMask wants() const override;
   absl::Status OnEvent(const Event& e) override;
   // The table; call after the parse finished.
@@ -116,6 +123,7 @@ class LatencyAnalysis final : public EventSink {
     int64_t sched_out = 0, wake_up = 0, sched_in = 0;
     // Totals.
     uint64_t total_lat = 0, max_lat = 0, nb_atoms = 0, runtime = 0;
+    uint64_t switch_runtime = 0;  // from switch pairs
     int64_t max_lat_start = 0, max_lat_end = 0;
   };
   // The thread's atoms; a thread seen for the first time gets an atom sched out at `ts`
@@ -125,18 +133,27 @@ class LatencyAnalysis final : public EventSink {
   void OnSwitch(const Event& e, const SchedSwitch& s);
   void OnWakeup(const Event& e, const SchedWakeup& w);
   void OnMigrate(const Event& e, const SchedMigrate& m);
+  // Counts the shown threads whose delays differ from the shadow's (perf 6.1's rules).
+  void ComparePerf61(LatencyReport* rep) const;
 
   LatencyOptions opts_;
   Filter filter_;
   TaskTable tasks_;
   absl::flat_hash_map<int32_t, Thread> threads_;
   std::vector<int32_t> curr_pid_;  // per CPU, -1 unknown
+  std::vector<int64_t> last_switch_;  // per CPU, -1 none yet
   bool seen_waking_ = false;
+  bool seen_runtime_ = false;  // a sched_stat_runtime event
+  // Without --compat: the same events under perf 6.1's rules, for the stderr note.
+  std::unique_ptr<LatencyAnalysis> perf61_shadow_;
   LatencyInfo info_;
 };
 
 // perf sched latency's table: header, rows, TOTAL, INFO lines.
 void WriteLatencyText(const LatencyReport& r, std::ostream& out);
+// The stderr note when tk's default rules changed the numbers against perf 6.1's; "" when
+// they did not (or with --compat).
+std::string LatencyPerf61Note(const LatencyReport& r);
 // {"tasks": [...], "total": {...}, "info": {...}}
 void WriteLatencyJson(const LatencyReport& r, std::ostream& out);
 

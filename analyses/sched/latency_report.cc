@@ -94,13 +94,14 @@ void WriteLatencyJson(const LatencyReport& r, std::ostream& out) {
     t["count"] = row.count;
     t["avg_delay_ms"] = Ms(row.avg_delay_ns);
     t["max_delay_ms"] = Ms(row.max_delay_ns);
-    t["max_delay_start"] = UsecSeconds(row.max_delay_start_ns);
-    t["max_delay_end"] = UsecSeconds(row.max_delay_end_ns);
+    t["max_delay_start_ns"] = row.max_delay_start_ns;
+    t["max_delay_end_ns"] = row.max_delay_end_ns;
     tasks.push_back(std::move(t));
   }
   nlohmann::ordered_json j;
   j["tasks"] = std::move(tasks);
   j["total"] = {{"runtime_ms", Ms(r.total_runtime_ns)}, {"count", r.total_count}};
+  j["runtime_source"] = r.runtime_source;
   j["info"] = {{"timestamps", r.info.nr_timestamps},
                {"unordered_timestamps", r.info.nr_unordered_timestamps},
                {"context_switch_bugs", r.info.nr_context_switch_bugs},

@@ -83,22 +83,6 @@ void AppendSchedTime(std::string* out, uint64_t ns, int width) {
   out->append(p, end - p);
 }
 
-void JsonString(std::string* out, std::string_view s) {
-  out->push_back('"');
-  for (char c : s) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out->push_back('\\');
-      out->push_back(c);
-    } else if (u < 0x20) {
-      AppendF(out, "\\u%04x", u);
-    } else {
-      out->push_back(c);
-    }
-  }
-  out->push_back('"');
-}
-
 void FlushIfBig(std::string* buf, std::ostream& out) {
   if (buf->size() < (64u << 10)) return;
   out.write(buf->data(), static_cast<std::streamsize>(buf->size()));

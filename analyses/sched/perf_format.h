@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "analyses/common/json.h"
+
 namespace tk::sched {
 
 // CPUs numbered at or above this are treated as corrupt input (perf's MAX_CPUS is 4096):
@@ -35,13 +37,9 @@ void AppendCpu(std::string* out, int32_t cpu);
 
 // Nanoseconds as milliseconds for JSON.
 inline double Ms(uint64_t ns) { return static_cast<double>(ns) / 1e6; }
-// A timestamp as seconds truncated to microseconds, as perf prints it (JSON).
-inline double UsecSeconds(int64_t ns) {
-  return ns < 0 ? 0.0 : static_cast<double>(ns / 1000) / 1e6;
-}
 
-// `s` as a JSON string literal (quotes, escapes) at the end of `out`.
-void JsonString(std::string* out, std::string_view s);
+// `s` as a JSON string literal (quotes, escapes, invalid UTF-8 as U+FFFD) at the end of `out`.
+inline void JsonString(std::string* out, std::string_view s) { common::AppendJsonString(s, out); }
 
 // Writes `buf` to `out` and clears it once it holds more than 64 KiB (rows are built in a
 // string and flushed in chunks: one ostream call per row is the slow part of timehist).

@@ -37,6 +37,7 @@ TimehistAnalysis::TimehistAnalysis(TimehistOptions opts, std::ostream& out)
   }
   if (opts_.summary_only) opts_.with_summary = true;
   tasks_.set_record_names_only(opts_.perf61);
+  if (opts_.nr_cpus > 0) visual_max_cpu_ = opts_.nr_cpus;
   if (!opts_.summary_only && !opts_.json) Header();
 }
 
@@ -92,31 +93,49 @@ TimehistAnalysis::Runtime& TimehistAnalysis::IdleRuntime(int32_t cpu) {
 
 void TimehistAnalysis::Header() {
   std::string& s = buf_;
+  const int ncpus = visual_max_cpu_ + 1;
   AppendF(&s, "%15s %6s ", "time", "cpu");
+  if (opts_.cpu_visual) {
+    s += ' ';
+    for (int i = 0; i < ncpus; ++i) s += "0123456789abcdef"[i % 16];
+    s += ' ';
+  }
   AppendF(&s, " %-*s", comm_width_, "task name");
   AppendF(&s, "  %9s  %9s  %9s", "wait time", "sch delay", "run time");
   if (opts_.show_state) AppendF(&s, "  %s", "state");
   s += "\n";
   AppendF(&s, "%15s %-6s ", "", "");
+  if (opts_.cpu_visual) AppendF(&s, " %*s ", ncpus, "");
   AppendF(&s, " %-*s", comm_width_, "[tid/pid]");
   AppendF(&s, "  %9s  %9s  %9s", "(msec)", "(msec)", "(msec)");
   if (opts_.show_state) AppendF(&s, "  %5s", "");  // perf 6.1 pads the units row
   s += "\n";
   AppendF(&s, "%.15s %.6s ", std::string(15, '-').c_str(), std::string(6, '-').c_str());
+  if (opts_.cpu_visual) s += " " + std::string(ncpus, '-') + " ";
   AppendF(&s, " %s", std::string(comm_width_, '-').c_str());
   AppendF(&s, "  %.9s  %.9s  %.9s", "---------", "---------", "---------");
   if (opts_.show_state) AppendF(&s, "  %.5s", "-----");
   s += "\n";
 }
 
+void TimehistAnalysis::AppendVisual(int32_t cpu, char c, const char* pad) {
+  std::string& b = buf_;
+  b += pad;
+  for (int32_t i = 0; i <= visual_max_cpu_; ++i) b += i == cpu ? c : ' ';
+  b += pad;
+}
+
 namespace {
 
-// perf's timehist_update_runtime_stats.
-void UpdateRuntime(TimehistAnalysis::Runtime& r, int64_t t, int64_t tprev) {
+// perf's timehist_update_runtime_stats. Returns whether perf 6.1's ready_to_run would have
+// given another sch delay.
+bool UpdateRuntime(TimehistAnalysis::Runtime& r, int64_t t, int64_t tprev) {
   r.dt_delay = r.dt_sleep = r.dt_iowait = r.dt_preempt = r.dt_run = 0;
+  uint64_t delay61 = 0;
   if (tprev) {
     r.dt_run = static_cast<uint64_t>(t - tprev);
     if (r.ready_to_run && r.ready_to_run <= tprev) r.dt_delay = tprev - r.ready_to_run;
+    if (r.ready_to_run61 && r.ready_to_run61 <= tprev) delay61 = tprev - r.ready_to_run61;
     if (r.last_time && r.last_time <= tprev) {
       uint64_t wait = static_cast<uint64_t>(tprev - r.last_time);
       if (r.last_state == 'R') r.dt_preempt = wait;
@@ -130,6 +149,7 @@ void UpdateRuntime(TimehistAnalysis::Runtime& r, int64_t t, int64_t tprev) {
   r.total_sleep += r.dt_sleep;
   r.total_iowait += r.dt_iowait;
   r.total_preempt += r.dt_preempt;
+  return delay61 != r.dt_delay;
 }
 
 // perf 6.1's task_state_char: "RSDTtZXxKWP"[ffs(raw)] with the raw TASK_REPORT bits of 4.14+
@@ -155,8 +175,8 @@ void TimehistAnalysis::PrintRow(const Event& e, const SchedSwitch& s, const Runt
   if (!CpuWanted(e.cpu)) return;
   std::string& b = buf_;
   if (opts_.json) {
-    b += "{\"type\":\"switch\",\"time\":";
-    b += UsecTimestamp(t);
+    b += "{\"type\":\"switch\",\"ts_ns\":";
+    b += std::to_string(t);
     AppendF(&b, ",\"cpu\":%d,\"task\":", e.cpu);
     JsonString(&b, comm);
     AppendF(&b, ",\"tid\":%d,\"state\":\"%c\",\"wait_ms\":%.6f,\"sleep_ms\":%.6f,"
@@ -171,6 +191,7 @@ void TimehistAnalysis::PrintRow(const Event& e, const SchedSwitch& s, const Runt
   AppendUsecTimestamp(&b, t, 15);
   b += ' ';
   AppendCpu(&b, e.cpu);
+  if (opts_.cpu_visual) AppendVisual(e.cpu, idle ? 'i' : 's', " ");
   b += ' ';
   AppendLeft(&b, comm, comm_width_);
   b += ' ';
@@ -209,7 +230,12 @@ void TimehistAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
     TaskInfo& t = tasks_.Get(tid);
     if (t.pid < 0 && e.pid >= 0) t.pid = e.pid;  // perf's thread (pid 5593, tid -1)
   }
-  if (!Filtered(tid)) {
+  // -I: perf names the CPU's last thread before it filters; only switches with idle on
+  // one side count.
+  if (opts_.idle_hist && !idle) IdleRuntime(cpu).last_thread = tid;
+  bool skipped = Filtered(tid);
+  if (opts_.idle_hist && s.prev_pid != 0 && s.next_pid != 0) skipped = true;
+  if (!skipped) {
     tr = idle ? &IdleRuntime(cpu) : &runtime_[tid];
     int64_t tprev = last_switch_[cpu];
     bool skip = false;
@@ -224,8 +250,23 @@ void TimehistAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
         else if (t > end_ns_) t = end_ns_;
       }
     }
+    if (!skip && opts_.idle_hist) {
+      if (idle) {
+        if (CpuWanted(cpu)) UpdateRuntime(*tr, t, tprev);
+        if (tr->last_thread < 0) skip = true;  // perf prints no row then
+        else ChargeIdle(*tr, t, tprev);
+      }
+      if (!skip && !opts_.summary_only) PrintRow(e, s, *tr, CommStr(tid, idle), t, state, idle);
+      skip = true;
+    }
     if (!skip) {
-      if (CpuWanted(cpu)) UpdateRuntime(*tr, t, tprev);
+      if (CpuWanted(cpu)) {
+        bool differs = UpdateRuntime(*tr, t, tprev);
+        // With --state (or its summary split), R+ is preemption here, sleep ('W') in 6.1.
+        if (opts_.show_state && !idle && Perf61Letter(s.prev_state) != state) differs = true;
+        ++rows_;
+        perf61_rows_differ_ += differs && !opts_.perf61;
+      }
       if (!opts_.summary_only) PrintRow(e, s, *tr, CommStr(tid, idle), t, state, idle);
     }
   }
@@ -235,8 +276,17 @@ void TimehistAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
     tr->last_time = e.ts_ns;
     tr->last_state = state;
     tr->ready_to_run = state == 'R' && !opts_.perf61 ? t : 0;
+    tr->ready_to_run61 = 0;
   }
   last_switch_[cpu] = e.ts_ns;
+}
+
+void TimehistAnalysis::ChargeIdle(Runtime& idle, int64_t t, int64_t tprev) {
+  Runtime& last = runtime_[idle.last_thread];
+  idle.last_thread = -1;
+  UpdateRuntime(last, t, tprev);
+  // Only its totals count: the row of its next switch must not show this period.
+  last.dt_run = last.dt_delay = last.dt_sleep = last.dt_iowait = last.dt_preempt = 0;
 }
 
 void TimehistAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
@@ -251,14 +301,15 @@ void TimehistAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
   }
   Runtime& tr = runtime_[w.pid];
   if (tr.ready_to_run == 0) tr.ready_to_run = e.ts_ns;
-  if (!opts_.show_wakeups) return;
+  if (tr.ready_to_run61 == 0) tr.ready_to_run61 = e.ts_ns;
+  if (!opts_.show_wakeups || opts_.idle_hist) return;
   if ((start_ns_ && e.ts_ns < start_ns_) || (end_ns_ && e.ts_ns > end_ns_))
     return;
   int32_t waker = std::max(e.tid, 0);
   if (Filtered(waker) && Filtered(w.pid)) return;
   std::string& b = buf_;
   if (opts_.json) {
-    b += "{\"type\":\"wakeup\",\"time\":" + UsecTimestamp(e.ts_ns);
+    b += "{\"type\":\"wakeup\",\"ts_ns\":" + std::to_string(e.ts_ns);
     AppendF(&b, ",\"cpu\":%d,\"waker\":", e.cpu);
     JsonString(&b, CommStr(waker, false));
     b += ",\"awakened\":";
@@ -268,6 +319,7 @@ void TimehistAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
     return;
   }
   AppendF(&b, "%15s [%04d] ", UsecTimestamp(e.ts_ns).c_str(), e.cpu);
+  if (opts_.cpu_visual) AppendF(&b, " %*s ", visual_max_cpu_ + 1, "");
   AppendF(&b, " %-*s ", comm_width_, CommStr(waker, false).c_str());
   AppendF(&b, "  %9s  %9s  %9s ", "", "", "");
   AppendF(&b, "awakened: %s\n", CommStr(w.pid, false).c_str());
@@ -277,12 +329,12 @@ void TimehistAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
 void TimehistAnalysis::OnMigrate(const Event& e, const SchedMigrate& m) {
   if (!opts_.show_migrations || m.pid <= 0) return;  // perf hooks migrations only with -M
   runtime_[m.pid].migrations++;
-  if (opts_.summary_only) return;
+  if (opts_.summary_only || opts_.idle_hist) return;
   int32_t mover = std::max(e.tid, 0);
   if (Filtered(mover) && Filtered(m.pid)) return;
   std::string& b = buf_;
   if (opts_.json) {
-    b += "{\"type\":\"migrate\",\"time\":" + UsecTimestamp(e.ts_ns);
+    b += "{\"type\":\"migrate\",\"ts_ns\":" + std::to_string(e.ts_ns);
     AppendF(&b, ",\"cpu\":%d,\"task\":", e.cpu);
     JsonString(&b, CommStr(m.pid, false));
     AppendF(&b, ",\"tid\":%d,\"from\":%d,\"to\":%d}\n", m.pid, m.orig_cpu, m.dest_cpu);
@@ -290,6 +342,7 @@ void TimehistAnalysis::OnMigrate(const Event& e, const SchedMigrate& m) {
     return;
   }
   AppendF(&b, "%15s [%04d] ", UsecTimestamp(e.ts_ns).c_str(), e.cpu);
+  if (opts_.cpu_visual) AppendVisual(e.cpu, 'm', "  ");  // perf's two spaces here
   AppendF(&b, " %-*s ", comm_width_, CommStr(mover, false).c_str());
   AppendF(&b, "  %9s  %9s  %9s ", "", "", "");
   AppendF(&b, "migrated: %s cpu %d => %d\n", CommStr(m.pid, false).c_str(), m.orig_cpu,
@@ -300,6 +353,7 @@ void TimehistAnalysis::OnMigrate(const Event& e, const SchedMigrate& m) {
 absl::Status TimehistAnalysis::OnEvent(const Event& e) {
   tasks_.Observe(e);
   if (ValidCpu(e.cpu) && e.cpu > max_cpu_) max_cpu_ = e.cpu;
+  if (ValidCpu(e.cpu) && e.cpu > visual_max_cpu_) visual_max_cpu_ = e.cpu;
   switch (e.kind()) {
     case EventKind::kSchedSwitch:
       OnSwitch(e, std::get<SchedSwitch>(e.body));
@@ -314,8 +368,8 @@ absl::Status TimehistAnalysis::OnEvent(const Event& e) {
       const auto& l = std::get<Lost>(e.body);
       if (l.kind != Lost::Kind::kLost && l.kind != Lost::Kind::kOverrun) break;  // as perf
       if (opts_.json) {
-        AppendF(&buf_, "{\"type\":\"lost\",\"time\":%s,\"cpu\":%d,\"count\":%lu}\n",
-                UsecTimestamp(e.ts_ns).c_str(), e.cpu, static_cast<unsigned long>(l.count));
+        AppendF(&buf_, "{\"type\":\"lost\",\"ts_ns\":%lld,\"cpu\":%d,\"count\":%lu}\n",
+                static_cast<long long>(e.ts_ns), e.cpu, static_cast<unsigned long>(l.count));
         break;
       }
       AppendF(&buf_, "%15s lost %lu events on cpu %d\n", UsecTimestamp(e.ts_ns).c_str(),
@@ -326,6 +380,14 @@ absl::Status TimehistAnalysis::OnEvent(const Event& e) {
       break;
   }
   return absl::OkStatus();
+}
+
+std::string TimehistAnalysis::Perf61Note() const {
+  if (opts_.perf61 || perf61_rows_differ_ == 0) return "";
+  return absl::StrCat("sched timehist: ", perf61_rows_differ_, " of ", rows_,
+                      " rows follow current perf (sch delay counted from an R/R+ switch-out",
+                      opts_.show_state ? ", R+ = preempted" : "",
+                      ") and differ from perf 6.1's; --compat perf-6.1 gives 6.1's numbers");
 }
 
 absl::Status TimehistAnalysis::Finish() {

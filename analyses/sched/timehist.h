@@ -42,8 +42,18 @@ struct TimehistOptions {
   bool show_next = false;        // -n: the task switched in ("next: comm[tid]")
   bool show_migrations = false;  // -M: migration rows; also counts migrations in the summary
   bool show_state = false;       // --state: the state letter; summary splits the wait time
+  // -V/--cpu-visual: a column per CPU after the CPU number: 's' a switch, 'i' idle leaving,
+  // 'm' a migration (perf's layout, one column more than CPUs, as perf). Default off.
+  bool cpu_visual = false;
+  // The recording's CPU count (perf.data nr_cpus_online, trace.dat cpus) for -V's columns;
+  // 0 unknown (text input): perf's fallback of 4. Grows with the CPUs seen, as perf's.
+  int32_t nr_cpus = 0;
+  // -I/--idle-hist (perf's): only switches into or out of idle; each idle period is charged
+  // to the task that went idle ("Idle-time summary": its count, total, min/avg/max). Wakeup
+  // and migration rows are not shown. Default off.
+  bool idle_hist = false;
   // --json: JSON Lines instead of the table, one object per row ("type": "switch", "wakeup",
-  // "migrate", "lost"), then with -s/-S one "task" object per task, "idle" per CPU and a
+  // "migrate", "lost"; "ts_ns" the event time in ns, durations in *_ms), then with -s/-S one "task" object per task, "idle" per CPU and a
   // "total". Every number is there whatever the other flags. Default off.
   bool json = false;
   // -p/-t/--comm: only rows and summary lines of these tasks (a wakeup or migration row when
@@ -64,6 +74,9 @@ class TimehistAnalysis final : public EventSink {
   EventMask wants() const override;
   absl::Status OnEvent(const Event& e) override;
   absl::Status Finish() override;
+  // The stderr note when tk's default rules (sch delay counted from an R/R+ switch-out,
+  // R+ = preempted) changed rows against perf 6.1's; "" when not (or with --compat).
+  std::string Perf61Note() const;
 
   // perf's stats (util/stat.c): running mean and M2 (Welford), min, max.
   struct Stats {
@@ -76,10 +89,12 @@ class TimehistAnalysis final : public EventSink {
     int64_t last_time = 0;     // last switch-out
     char last_state = 0;       // state letter at that switch-out
     int64_t ready_to_run = 0;  // first wakeup since (or last_time after an R switch-out)
+    int64_t ready_to_run61 = 0;  // the same under perf 6.1's rule (reset at every switch-out)
     uint64_t dt_run = 0, dt_delay = 0, dt_sleep = 0, dt_iowait = 0, dt_preempt = 0;
     Stats run_stats;
     uint64_t total_run = 0, total_delay = 0, total_sleep = 0, total_iowait = 0;
     uint64_t total_preempt = 0, migrations = 0;
+    int32_t last_thread = -1;  // -I, idle of a CPU: the task that last switched on it
   };
 
  private:
@@ -89,6 +104,10 @@ class TimehistAnalysis final : public EventSink {
   std::string CommStr(int32_t tid, bool idle);  // "comm[tid/pid]" and widens the column
   Runtime& IdleRuntime(int32_t cpu);
   void Header();
+  // -V: " " + one character per CPU column + " " ('c' on this CPU, blanks elsewhere).
+  void AppendVisual(int32_t cpu, char c, const char* pad);
+  // -I: charges the idle period that just ended to the task that went idle.
+  void ChargeIdle(Runtime& idle, int64_t t, int64_t tprev);
   void OnSwitch(const Event& e, const SchedSwitch& s);
   void OnWakeup(const Event& e, const SchedWakeup& w);
   void OnMigrate(const Event& e, const SchedMigrate& m);
@@ -110,7 +129,9 @@ class TimehistAnalysis final : public EventSink {
   int64_t start_ns_ = 0, end_ns_ = 0;  // the --time window, 0 = open
   int comm_width_ = 30;
   int32_t max_cpu_ = -1;
+  int32_t visual_max_cpu_ = 4;  // -V: perf's sched->max_cpu (the recording's CPU count)
   uint64_t skipped_samples_ = 0;
+  uint64_t rows_ = 0, perf61_rows_differ_ = 0;  // rows whose numbers perf 6.1 would change
   int64_t hist_start_ = 0, hist_end_ = 0;
   bool seen_waking_ = false;
 };

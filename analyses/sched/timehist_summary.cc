@@ -18,6 +18,7 @@
 //     Total scheduling time (msec): 24.557  (x 2)
 //
 // With --state the columns are perf 6.12's wait-time split: run-time sleep iowait preempt delay.
+// With -I ("Idle-time summary") a task's columns are the idle periods that followed it.
 #include <algorithm>
 #include <ostream>
 
@@ -60,7 +61,11 @@ void TimehistAnalysis::PrintThreadSummary(int32_t tid, const Runtime& r, uint64_
 
 void TimehistAnalysis::PrintSummary() {
   std::string& b = buf_;
-  if (opts_.show_state) {
+  if (opts_.idle_hist) {
+    b += "\nIdle-time summary\n";
+    AppendF(&b, "%*s  parent  sched-out  ", comm_width_, "comm");
+    b += "  idle-time   min-idle    avg-idle    max-idle  stddev  migrations\n";
+  } else if (opts_.show_state) {
     b += "\nWait-time summary\n";
     AppendF(&b, "%*s  parent   sched-in  ", comm_width_, "comm");
     b += "   run-time      sleep      iowait     preempt       delay\n";
@@ -94,8 +99,8 @@ void TimehistAnalysis::PrintSummary() {
     if (!dead && tasks == 0) b += "<no still running tasks>\n";
     if (dead && tasks == before) b += "<no terminated tasks>\n";
   }
-  // perf: idle stats are not tracked when samples were filtered out.
-  if (skipped_samples_) return;
+  // perf: idle stats are not tracked when samples were filtered out (but are with -I).
+  if (skipped_samples_ && !opts_.idle_hist) return;
   const uint64_t hist_time = static_cast<uint64_t>(hist_end_ - hist_start_);
   b += "\nIdle stats:\n";
   for (int32_t cpu = 0; cpu <= max_cpu_; ++cpu) {

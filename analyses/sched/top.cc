@@ -67,8 +67,8 @@ void TopAnalysis::WriteJson(std::ostream& out) const {
   nlohmann::ordered_json arr = nlohmann::ordered_json::array();
   for (const TopEntry& t : Entries()) {
     nlohmann::ordered_json j;
-    j["wakeup"] = FormatTimestamp(t.ready_ns, 9);
-    j["switch"] = FormatTimestamp(t.run_ns, 9);
+    j["wakeup_ns"] = t.ready_ns;
+    j["switch_ns"] = t.run_ns;
     j["latency_us"] = t.delay_ns / 1e3;
     j["prio"] = t.prio;
     j["cpu"] = t.cpu;

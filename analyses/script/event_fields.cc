@@ -175,6 +175,7 @@ void EventFields::Fill(const Event& e) {
       Str("comm", x.comm);
       Int("pid", x.pid);
       Int("prio", x.prio);
+      if (x.group_dead >= 0) Int("group_dead", x.group_dead);
       break;
     }
     case EventKind::kBlockRq:

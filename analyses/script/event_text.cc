@@ -233,6 +233,7 @@ void AppendEventText(const Event& e, std::string* out) {
       KvInt("pid", x.pid, out);
       out->push_back(' ');
       KvInt("prio", x.prio, out);
+      if (x.group_dead >= 0) out->append(x.group_dead ? " group_dead=true" : " group_dead=false");
       return;
     }
     case EventKind::kBlockRq:

@@ -3,12 +3,18 @@
 #include <charconv>
 #include <ostream>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "analyses/common/json.h"
 #include "analyses/script/event_text.h"
-#include "analyses/script/json_writer.h"
+#include "core/absl_compat.h"
 #include "core/timestamp.h"
 
 namespace tk::analyses::script {
 namespace {
+
+using common::AppendJsonNumberText;
+using common::AppendJsonString;
 
 constexpr size_t kFlushBytes = 1 << 16;
 
@@ -106,18 +112,78 @@ static void SideBandText(const Event& e, std::string* out) {
   }
 }
 
-void ScriptSink::Text(const Event& e) {
+absl::StatusOr<uint32_t> ParseFields(std::string_view list) {
+  static constexpr struct {
+    const char* name;
+    uint32_t bit;
+  } kNames[] = {{"comm", kFieldComm}, {"tid", kFieldTid},     {"pid", kFieldPid},
+                {"cpu", kFieldCpu},   {"time", kFieldTime},   {"period", kFieldPeriod},
+                {"event", kFieldEvent}, {"trace", kFieldTrace}, {"ip", kFieldIp},
+                {"sym", kFieldSym},   {"symoff", kFieldSymOff}, {"dso", kFieldDso}};
+  uint32_t bits = 0;
+  for (absl::string_view piece : absl::StrSplit(AV(list), ',', absl::SkipEmpty())) {
+    const std::string_view tok = SV(piece);
+    uint32_t bit = 0;
+    for (const auto& n : kNames)
+      if (tok == n.name) bit = n.bit;
+    if (!bit)
+      return absl::InvalidArgumentError(absl::StrCat(
+          "-F: unknown field '", AV(tok),
+          "' (comm, tid, pid, cpu, time, period, event, trace, ip, sym, symoff, dso)"));
+    bits |= bit;
+  }
+  if (!bits) return absl::InvalidArgumentError("-F: empty field list");
+  return bits;
+}
+
+namespace {
+
+// perf script 6.1's default fields: samples get the period and their IP/stack, tracepoints
+// their trace text and, only when recorded with a callchain, the stack.
+uint32_t DefaultFields(const Event& e) {
+  uint32_t f = kFieldComm | kFieldTid | kFieldCpu | kFieldTime | kFieldEvent;
+  if (e.kind() == EventKind::kSample) {
+    f |= kFieldPeriod | kFieldIp | kFieldSym | kFieldSymOff | kFieldDso;
+  } else {
+    f |= kFieldTrace;
+    if (e.callchain) f |= kFieldIp | kFieldSym | kFieldSymOff | kFieldDso;
+  }
+  return f;
+}
+
+}  // namespace
+
+// "\t    ffffffff8100 sym+0x1a (dso)" (callchain) or " ffff... sym+0x1a (dso)" (the IP only).
+void ScriptSink::FrameText(const Frame& fr, uint32_t f, bool chain) {
+  buf_.push_back(chain ? '\t' : ' ');
+  char num[20];
+  auto r = std::to_chars(num, num + sizeof num, fr.ip, 16);
+  PadLeft(std::string_view(num, r.ptr - num), 16, &buf_);
+  if (f & kFieldSym) {
+    buf_.push_back(' ');
+    buf_.append(fr.symbol);
+    if ((f & kFieldSymOff) && fr.sym_offset >= 0 && fr.symbol != "[unknown]") {
+      buf_.append("+0x");
+      r = std::to_chars(num, num + sizeof num, static_cast<uint64_t>(fr.sym_offset), 16);
+      buf_.append(num, r.ptr);
+    }
+  }
+  if (f & kFieldDso) {
+    buf_.append(" (");
+    buf_.append(fr.dso);
+    buf_.push_back(')');
+  }
+  if (chain) buf_.push_back('\n');
+}
+
+// Side-band and lost records: perf script --show-task-events' header, then the record.
+void ScriptSink::RecordText(const Event& e) {
   PadLeft(e.comm, 16, &buf_);
   buf_.push_back(' ');
-  char num[16];
-  auto r = std::to_chars(num, num + sizeof num, e.tid);
-  PadLeft(std::string_view(num, r.ptr - num), 5, &buf_);
+  AppendPadded(e.tid, 5);
   if (e.cpu >= 0) {
-    buf_.append(" [");
-    if (e.cpu < 100) buf_.push_back('0');
-    if (e.cpu < 10) buf_.push_back('0');
-    AppendInt(e.cpu, &buf_);
-    buf_.push_back(']');
+    buf_.push_back(' ');
+    AppendCpu(e.cpu);
   }
   if (e.ts_ns >= 0) {  // lost-event records have no time
     buf_.push_back(' ');
@@ -125,49 +191,83 @@ void ScriptSink::Text(const Event& e) {
     buf_.push_back(':');
   }
   buf_.push_back(' ');
-  switch (e.kind()) {
-    case EventKind::kSample: {
-      if (e.has_period) {
-        r = std::to_chars(num, num + sizeof num, e.period);
-        PadLeft(std::string_view(num, r.ptr - num), 10, &buf_);
-        buf_.push_back(' ');
-      }
-      buf_.append(e.name);
-      buf_.push_back(':');
-      break;
-    }
-    case EventKind::kComm:
-    case EventKind::kFork:
-    case EventKind::kExit:
-      SideBandText(e, &buf_);
-      break;
-    case EventKind::kLost: {
-      const auto& l = std::get<Lost>(e.body);
-      buf_.append("lost: kind=");
-      buf_.append(LostKindName(l.kind));
-      buf_.append(" count=");
-      AppendUint(l.count, &buf_);
-      break;
-    }
-    default:
-      buf_.append(e.name);
-      buf_.append(": ");
-      AppendEventText(e, &buf_);
-      break;
+  if (const auto* l = std::get_if<Lost>(&e.body)) {
+    buf_.append("lost: kind=");
+    buf_.append(LostKindName(l->kind));
+    buf_.append(" count=");
+    AppendUint(l->count, &buf_);
+  } else {
+    SideBandText(e, &buf_);
   }
-  // The stack, leaf first, one frame per line and a blank line after (perf script -g).
-  if (!e.stack.empty()) {
+  buf_.push_back('\n');
+}
+
+void ScriptSink::AppendPadded(int64_t v, size_t width) {
+  char num[24];
+  auto r = std::to_chars(num, num + sizeof num, v);
+  PadLeft(std::string_view(num, r.ptr - num), width, &buf_);
+}
+
+void ScriptSink::AppendCpu(int32_t cpu) {
+  buf_.push_back('[');
+  if (cpu < 100) buf_.push_back('0');
+  if (cpu < 10) buf_.push_back('0');
+  AppendInt(cpu, &buf_);
+  buf_.push_back(']');
+}
+
+// perf script 6.1's process_event / perf_sample__fprintf_start, field by field:
+//   comm "%16s " ("%s " when the IP is printed with a callchain), pid/tid "%5d/%-5d " or
+//   "%5d ", cpu "[%03d] ", time "%5lu.%06lu: ", period "%10lu ", event "%*s: " (padded to
+//   the longest event name of the file), the trace text, then the IP: " ip sym+0xoff (dso)"
+//   on the line, or with a callchain one "\tip sym+0xoff (dso)" line per frame and a blank
+//   line.
+void ScriptSink::Text(const Event& e) {
+  const EventKind k = e.kind();
+  if (k == EventKind::kLost || IsSideBand(k)) {
+    RecordText(e);
+    return;
+  }
+  const uint32_t f = opts_.fields ? opts_.fields : DefaultFields(e);
+  const bool chain = e.callchain && (f & kFieldIp);  // an empty callchain too, as perf
+  if (f & kFieldComm) {
+    if (chain) buf_.append(e.comm);
+    else PadLeft(e.comm, 16, &buf_);
+    buf_.push_back(' ');
+  }
+  if ((f & kFieldPid) && (f & kFieldTid)) {
+    AppendPadded(e.pid, 5);
+    buf_.push_back('/');
+    size_t at = buf_.size();
+    AppendInt(e.tid, &buf_);
+    if (buf_.size() - at < 5) buf_.append(5 - (buf_.size() - at), ' ');
+    buf_.push_back(' ');
+  } else if (f & (kFieldPid | kFieldTid)) {
+    AppendPadded((f & kFieldPid) ? e.pid : e.tid, 5);
+    buf_.push_back(' ');
+  }
+  if ((f & kFieldCpu) && e.cpu >= 0) {
+    AppendCpu(e.cpu);
+    buf_.push_back(' ');
+  }
+  if ((f & kFieldTime) && e.ts_ns >= 0) {
+    AppendTime(e.ts_ns, opts_.time_digits, true, &buf_);
+    buf_.append(": ");
+  }
+  if ((f & kFieldPeriod) && k == EventKind::kSample && e.has_period) {
+    AppendPadded(static_cast<int64_t>(e.period), 10);
+    buf_.push_back(' ');
+  }
+  if (f & kFieldEvent) {
+    PadLeft(e.name, opts_.name_width, &buf_);
+    buf_.append(": ");
+  }
+  if ((f & kFieldTrace) && k != EventKind::kSample) AppendEventText(e, &buf_);
+  if (chain) {
     buf_.push_back('\n');
-    for (const Frame& f : e.stack) {
-      buf_.push_back('\t');
-      r = std::to_chars(num, num + sizeof num, f.ip, 16);
-      PadLeft(std::string_view(num, r.ptr - num), 16, &buf_);
-      buf_.push_back(' ');
-      buf_.append(f.symbol);
-      buf_.append(" (");
-      buf_.append(f.dso);
-      buf_.append(")\n");
-    }
+    for (const Frame& fr : e.stack) FrameText(fr, f, true);
+  } else if ((f & kFieldIp) && !e.stack.empty()) {
+    FrameText(e.stack.front(), f, false);
   }
   buf_.push_back('\n');
 }
@@ -220,7 +320,7 @@ void ScriptSink::JsonFields(const Event& e) {
 }
 
 void ScriptSink::Json(const Event& e) {
-  buf_.append("{\"ts\":");
+  buf_.append("{\"ts_ns\":");
   AppendInt(e.ts_ns, &buf_);
   buf_.append(",\"cpu\":");
   AppendInt(e.cpu, &buf_);

@@ -257,6 +257,7 @@ absl::Status Decoder::OnSample(uint16_t misc, std::string_view body, uint64_t of
   e.has_period = true;
   e.stack = {};
   e.stack_recorded = false;
+  e.callchain = s.has_callchain;
   e.stable_views = false;
   e.body.emplace<Sample>();
   if (attr.type == kTypeTracepoint && s.has_raw) {

@@ -1,4 +1,6 @@
 // DescribePerfData: header facts for `tk info` (what `perf report --header-only` shows).
+#include <bit>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "parsers/perf_data/abi.h"
@@ -61,7 +63,9 @@ absl::StatusOr<nlohmann::json> DescribePerfData(Input& in) {
   put("cpuid", m->cpu_id);
   if (m->total_mem_kb) j["total_mem_kb"] = m->total_mem_kb;
   put("cmdline", m->cmdline);
-  j["byte_order"] = m->swap ? "swapped (other-endian recording)" : "native";
+  // The recording's byte order, in trace.dat's words: this host's order unless swapped.
+  const bool little = (std::endian::native == std::endian::little) != m->swap;
+  j["byte_order"] = little ? "little-endian" : "big-endian";
   j["pipe_mode"] = m->pipe;
   if (!m->pipe) {
     j["attr_size"] = m->attr_size;

@@ -176,6 +176,7 @@ class PerfScriptParser final : public Parser {
   }
 
   void AddFrame(const Token& t) {
+    ev_.callchain = true;  // perf script prints frame lines only for a callchain
     std::optional<Frame> f = ParseFrameLine(t.line);
     if (!f) {
       diag_->Malformed(kMalformed, Diagnostics::Unit::kLine, t.line_no,

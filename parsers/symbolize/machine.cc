@@ -534,7 +534,8 @@ Frame Machine::ResolveIn(const Map* m, uint64_t ip) {
   if (d->kind == kElf || d->kind == kVdso || d->kind == kKsym) addr = ip - m->start + m->pgoff;
   const Symbol* s = d->Lookup(addr);
   return Frame{d->kind == kKsym || d->kind == kElf || d->kind == kVdso ? addr : ip,
-               s ? d->syms->NameOf(*s) : kUnknown, d->name};
+               s ? d->syms->NameOf(*s) : kUnknown, d->name,
+               s ? static_cast<int64_t>(addr - s->start) : -1};
 }
 
 }  // namespace tk::parsers::symbolize

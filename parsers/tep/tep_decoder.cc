@@ -3,6 +3,7 @@
 // fields through FieldReader (bounds-checked, sign-extending) and fill core/event.h types.
 #include "parsers/tep/tep_decoder.h"
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <optional>
@@ -36,7 +37,7 @@ constexpr SlotNames kWakeupSlots = {"comm", "pid", "prio", "target_cpu", "succes
 constexpr SlotNames kMigrateSlots = {"comm", "pid", "prio", "orig_cpu", "dest_cpu"};
 constexpr SlotNames kStatSlots = {"comm", "pid", "runtime", "delay", "vruntime"};
 constexpr SlotNames kForkSlots = {"parent_comm", "parent_pid", "child_comm", "child_pid"};
-constexpr SlotNames kExitSlots = {"comm", "pid", "prio"};
+constexpr SlotNames kExitSlots = {"comm", "pid", "prio", "group_dead"};
 constexpr SlotNames kBlockSlots = {"dev",   "sector",  "nr_sector", "bytes",      "error",
                                    "errors", "ioprio", "rwbs",      "comm",       "old_dev",
                                    "old_sector", "new_sector", "nr_rq", "size"};
@@ -317,6 +318,7 @@ void TepDecoder::Impl::DecodeBody(EventInfo& info, const FieldReader& r, Event& 
       x.comm = r.Str(s[0]);
       x.pid = I32(r.IntOr(s[1], -1));
       x.prio = I32(r.IntOr(s[2], -1));
+      x.group_dead = static_cast<int8_t>(std::clamp<int64_t>(r.IntOr(s[3], -1), -1, 1));
       e.body = x;
       return;
     }

@@ -244,6 +244,7 @@ std::optional<SchedExit> ParseSchedExit(std::string_view text) {
   x.comm = *comm;
   x.pid = static_cast<int32_t>(*pid);
   x.prio = static_cast<int32_t>(*prio);
+  if (auto g = c.Token("group_dead")) x.group_dead = *g == "true" ? 1 : *g == "false" ? 0 : -1;
   return x;
 }
 

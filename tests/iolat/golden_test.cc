@@ -57,8 +57,8 @@ TEST(IolatFixture, SameRecordingSameReportAcrossFormats) {
                             "stacked", "verdict", "cause", "mount"}) {
         c[k] = d[k];
       }
-      c["d2c_count"] = d["latency_us"]["d2c"]["count"];
-      c["q2c_count"] = d["latency_us"]["q2c"]["count"];
+      c["d2c_count"] = d["latency"]["d2c"]["count"];
+      c["q2c_count"] = d["latency"]["q2c"]["count"];
       for (const auto& w : d["top_writers"]) c["writers"].push_back({w["comm"], w["tid"], w["bytes"]});
       counts.push_back(c);
     }

@@ -1,6 +1,7 @@
 #include "analyses/iolat/histogram.h"
 
 #include <sstream>
+#include <type_traits>
 
 #include "analyses/iolat/device.h"
 #include "gtest/gtest.h"
@@ -101,6 +102,28 @@ TEST(Issuer, ClassifiesComms) {
   EXPECT_EQ(LoopThreadMinor("loop12"), 12);
   EXPECT_EQ(LoopThreadMinor("loopy"), -1);
   EXPECT_EQ(ClassifyComm("loopy"), Issuer::kWriter);
+}
+
+}  // namespace
+}  // namespace tk::iolat
+
+namespace tk::iolat {
+namespace {
+
+// One implementation for sched and iolat (analyses/common/histogram.h).
+static_assert(std::is_same_v<LatencyStats, common::Distribution>);
+static_assert(std::is_same_v<Log2Histogram, common::Log2Histogram>);
+
+TEST(LatencyStats, ExactPercentilesSayWhenTheyAreBucketMidpoints) {
+  LatencyStats s;
+  for (uint64_t v : {5000u, 1000u, 3000u, 2000u, 4000u}) s.Add(v * 1001);
+  EXPECT_EQ(s.Percentile(50), 3000u * 1001);  // a measured value, not a bucket's
+  EXPECT_TRUE(s.At(50).exact);
+  LatencyStats big;
+  for (uint64_t v = 0; v < LatencyStats::kExactLimit + 1; ++v) big.Add(1000000 + v * 7);
+  EXPECT_FALSE(big.exact());
+  EXPECT_FALSE(big.At(50).exact);
+  EXPECT_TRUE(big.At(100).exact);  // the max is kept exactly
 }
 
 }  // namespace

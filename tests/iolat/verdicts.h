@@ -62,6 +62,7 @@ inline void CheckVerdicts(const std::string& dir, const std::string& file) {
   // for that traffic.
   if (const nlohmann::json* b = Dev(j, backing)) {
     EXPECT_NE((*b)["cause"], "mount") << file;
+    EXPECT_EQ((*b)["verdict"], "stacked") << file;
     EXPECT_GT((*b)["by_issuer"]["stacked"]["bytes"].get<uint64_t>(), 0u) << file;
   }
 }

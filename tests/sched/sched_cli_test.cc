@@ -123,8 +123,8 @@ std::map<int, TaskNumbers> PerTid(const std::string& out) {
     n.runtime_ms = t["runtime_ms"];
     n.avg_ms = t["avg_delay_ms"];
     n.max_ms = t["max_delay_ms"];
-    n.start = t["max_delay_start"];
-    n.end = t["max_delay_end"];
+    n.start = t["max_delay_start_ns"];
+    n.end = t["max_delay_end_ns"];
     m[t["pids"][0]] = n;
   }
   return m;

@@ -73,7 +73,7 @@ Loaded Load(const std::string& rel, bool strip_preempt, bool round) {
       std::string s = f["prev_state"];
       if (s == "R+") f["prev_state"] = "R";
     }
-    int64_t ns = j["ts"].get<int64_t>();
+    int64_t ns = j["ts_ns"].get<int64_t>();
     l.events.push_back(Ev{round ? (ns + 500) / 1000 : ns / 1000, j["cpu"].get<int>(), j["tid"].get<int>(),
                           name + " " + f.dump()});
   }

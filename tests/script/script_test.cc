@@ -5,7 +5,7 @@
 
 #include "analyses/script/event_fields.h"
 #include "analyses/script/event_text.h"
-#include "analyses/script/json_writer.h"
+#include "analyses/common/json.h"
 #include "analyses/script/script.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -14,6 +14,8 @@
 namespace tk::analyses::script {
 namespace {
 
+using common::AppendJsonNumberText;
+using common::AppendJsonString;
 using tk::testing::ExpectGolden;
 using tk::testing::RunTk;
 using tk::testing::SourcePath;
@@ -128,7 +130,7 @@ TEST(ScriptSink, TextAndJsonShapes) {
             "prio=0 target_cpu=000\n");
   EXPECT_EQ(ns.str().substr(0, 44), "            perf  8773 [000]   707.455929123");
   EXPECT_EQ(json.str(),
-            "{\"ts\":707455929123,\"cpu\":0,\"pid\":8773,\"tid\":8773,\"comm\":\"perf\","
+            "{\"ts_ns\":707455929123,\"cpu\":0,\"pid\":8773,\"tid\":8773,\"comm\":\"perf\","
             "\"event\":\"sched:sched_wakeup\",\"fields\":{\"comm\":\"migration/0\",\"pid\":18,"
             "\"prio\":0,\"target_cpu\":0}}\n");
 }
@@ -145,16 +147,28 @@ TEST(ScriptSink, SampleWithStack) {
   e.name = "cpu-clock:pppH";
   e.period = 50000;
   e.has_period = true;
+  frames[0].sym_offset = 0xb;
   e.stack = absl::MakeConstSpan(frames);
+  e.callchain = true;
   e.body = Sample{};
-  std::ostringstream text, json;
-  ScriptSink t({}, text), j({true, 6, false}, json);
+  std::ostringstream text, json, one;
+  ScriptSink t({}, text), j({true, 6, false}, json), o({}, one);
   ASSERT_TRUE(t.OnEvent(e).ok() && t.Finish().ok());
   ASSERT_TRUE(j.OnEvent(e).ok() && j.Finish().ok());
+  // perf script: no comm padding before a callchain, "name: " then one line per frame.
   EXPECT_EQ(text.str(),
-            "         swapper     0 [000]   267.436250:      50000 cpu-clock:pppH:\n"
-            "\tffffffff821f2c2b pv_native_safe_halt ([kernel.kallsyms])\n"
+            "swapper     0 [000]   267.436250:      50000 cpu-clock:pppH: \n"
+            "\tffffffff821f2c2b pv_native_safe_halt+0xb ([kernel.kallsyms])\n"
             "\t           f8090 __GI___libc_open (/usr/lib/x86_64-linux-gnu/libc.so.6)\n\n");
+  // Without a recorded callchain: the sample IP on the line.
+  e.callchain = false;
+  e.stack = absl::MakeConstSpan(frames, 1);
+  ASSERT_TRUE(o.OnEvent(e).ok() && o.Finish().ok());
+  EXPECT_EQ(one.str(),
+            "         swapper     0 [000]   267.436250:      50000 cpu-clock:pppH:  "
+            "ffffffff821f2c2b pv_native_safe_halt+0xb ([kernel.kallsyms])\n");
+  e.callchain = true;
+  e.stack = absl::MakeConstSpan(frames);
   nlohmann::json parsed = nlohmann::json::parse(json.str());
   EXPECT_EQ(parsed["period"], 50000);
   EXPECT_EQ(parsed["stack"][0]["ip"], "ffffffff821f2c2b");
@@ -198,7 +212,7 @@ TEST(Golden, JsonLinesAreValidJson) {
   int n = 0;
   while (std::getline(in, line)) {
     nlohmann::json j = nlohmann::json::parse(line);
-    EXPECT_TRUE(j.contains("ts") && j.contains("cpu") && j.contains("pid") && j.contains("tid") &&
+    EXPECT_TRUE(j.contains("ts_ns") && j.contains("cpu") && j.contains("pid") && j.contains("tid") &&
                 j.contains("comm") && j.contains("event") && j.contains("fields"))
         << line;
     ++n;

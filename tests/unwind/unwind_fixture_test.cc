@@ -187,13 +187,15 @@ TEST(Unwind, InfoShowsTheCounters) {
   }
 }
 
-// tk script prints the unwound callchain as perf script does (without +0x offsets):
+// tk script prints the unwound callchain as perf script does (here without the +0x offsets:
+// -F without symoff):
 //   13c6 mix (inlined)
 //   13c6 rec (/tmp/tk-dwarf/unwind_fixture)
 //   13a4 rec (/tmp/tk-dwarf/unwind_fixture)
 TEST(Unwind, ScriptPrintsTheUnwoundCallchain) {
   ::setenv("HOME", (Dir() + "/home").c_str(), 1);
-  RunResult r = RunTk({"script", "--no-host-kallsyms", Dir() + "/dwarf.data"});
+  RunResult r = RunTk({"script", "--no-host-kallsyms", "-F", "comm,tid,time,period,event,ip,sym,dso",
+                       Dir() + "/dwarf.data"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* s : {"\t            13c6 mix (inlined)\n\t            13c6 rec (/tmp/tk-dwarf/unwind_fixture)\n\t            13a4 rec (/tmp/tk-dwarf/unwind_fixture)\n",
                         " 3c04f [unknown] (/usr/lib/x86_64-linux-gnu/libc.so.6)\n",

@@ -1,8 +1,8 @@
-#include "analyses/script/json_writer.h"
+#include "analyses/common/json.h"
 
 #include <cstdint>
 
-namespace tk::analyses::script {
+namespace tk::common {
 namespace {
 
 // Length of the valid UTF-8 sequence starting at s[i], or 0 (RFC 3629: no overlongs, no
@@ -91,4 +91,4 @@ void AppendJsonNumberText(std::string_view s, std::string* out) {
   out->append(digits);
 }
 
-}  // namespace tk::analyses::script
+}  // namespace tk::common
