@@ -81,13 +81,10 @@ double RunningStats::RelStderr() const {
   return 100.0 * (Stdev() / std::sqrt(static_cast<double>(n_))) / mean_;
 }
 
-void Log2Hist::Write(const char* unit, std::string* out) const {
-  sched::WriteLog2Hist(b_, unit, out);
-}
-
 Json Log2Hist::ToJson() const {
   Json a = Json::array();
   size_t last = 0;
+  const auto& b_ = h_.slots();
   for (size_t i = 1; i < b_.size(); ++i)
     if (b_[i]) last = i;
   for (size_t i = 1; i <= last; ++i) {

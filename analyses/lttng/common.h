@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "analyses/common/histogram.h"
 #include "core/event.h"
 #include "nlohmann/json.hpp"
 
@@ -102,17 +103,17 @@ class Log2Hist {
  public:
   // `v` in the histogram's unit (µs or ms), as bcc divides before bucketing.
   void Add(uint64_t v) {
-    ++b_[v == 0 ? 1 : static_cast<size_t>(64 - __builtin_clzll(v))];
+    h_.Add(v);
     ++n_;
   }
   uint64_t count() const { return n_; }
-  const std::array<uint64_t, 65>& buckets() const { return b_; }
+  const std::array<uint64_t, common::Log2Histogram::kSlots>& buckets() const { return h_.slots(); }
   // bcc's print_log2_hist (nothing when empty).
-  void Write(const char* unit, std::string* out) const;
+  void Write(const char* unit, std::string* out) const { h_.Append(unit, out); }
   Json ToJson() const;  // [{"low","high","count"}...] for the non-empty range
 
  private:
-  std::array<uint64_t, 65> b_{};
+  common::Log2Histogram h_;  // the one bcc log2 table sched and iolat print too
   uint64_t n_ = 0;
 };
 

@@ -64,7 +64,8 @@ static_assert(std::size(kInserts) == 9);  // SqlSink::kNumStmts
 
 constexpr const char* kKindNames[] = {
     "sample", "sched_switch", "sched_wakeup", "sched_migrate", "sched_stat", "sched_fork",
-    "sched_exit", "block_rq", "comm", "fork", "exit", "lost", "generic",
+    "sched_exit", "block_rq", "comm", "fork", "exit", "lost", "generic", "irq", "softirq",
+    "syscall", "page",
 };
 static_assert(std::size(kKindNames) == kNumEventKinds);
 
