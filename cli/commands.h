@@ -9,6 +9,8 @@ int RunSched(int argc, char** argv);
 int RunIolat(int argc, char** argv);
 int RunScript(int argc, char** argv);
 int RunInfo(int argc, char** argv);
+int RunFlamegraph(int argc, char** argv);
+int RunDiff(int argc, char** argv);
 
 }  // namespace tk::cli
 

@@ -23,13 +23,18 @@ constexpr Command kCommands[] = {
     {"iolat", tk::cli::RunIolat, "block I/O latency and write-sync detection per device"},
     {"script", tk::cli::RunScript, "print every event in time order (text or JSON Lines)"},
     {"info", tk::cli::RunInfo, "describe a trace file: format, events, counts, lost events"},
+    {"flamegraph", tk::cli::RunFlamegraph, "SVG flame graph (flamegraph.pl's) of folded stacks or a trace"},
+    {"diff", tk::cli::RunDiff, "differential folded stacks of two profiles (difffolded.pl)"},
 };
 
 void Usage(std::ostream& out) {
   out << "usage: tk COMMAND [options] [FILE|-]\n\n"
          "Reads perf.data, trace.dat, `perf script` text or ftrace/`trace-cmd report` text\n"
          "(format detected from the first bytes; - is stdin).\n\ncommands:\n";
-  for (const Command& c : kCommands) out << "  " << c.name << std::string(8 - std::strlen(c.name), ' ') << c.summary << "\n";
+  for (const Command& c : kCommands) {
+    size_t n = std::strlen(c.name);
+    out << "  " << c.name << std::string(n < 8 ? 8 - n : 2, ' ') << c.summary << "\n";
+  }
   out << "  help    tk help COMMAND [SUBCOMMAND]: the options of a command\n"
          "\ntk --version prints the version.\n";
 }
