@@ -112,7 +112,9 @@ int LoadFolded(const std::string& path, bool force_folded, FoldArgs& fold, Folde
   absl::StatusOr<std::string_view> head = input.Peek(8192);
   if (!head.ok()) return Fail(SV(head.status().message()), kExitUsage);
   Format format = DetectFormat(*head);
-  bool text = format == Format::kPerfScriptText || format == Format::kFtraceText;
+  // Control characters make DetectFormat call a text "unknown"; folded stacks may have them.
+  bool text = format == Format::kPerfScriptText || format == Format::kFtraceText ||
+              format == Format::kUnknown;
   if (force_folded || (text && LooksFolded(*head))) {
     if (absl::Status st = input.EnsureMapped(); !st.ok()) return Fail(SV(st.message()), kExitUsage);
     out->text = *input.mapped();

@@ -66,22 +66,21 @@ void FoldedDiff::AddText(int side, std::string_view text, uint64_t* malformed,
 }
 
 std::string FoldedDiff::Output() const {
-  std::vector<const std::pair<const std::string, std::pair<double, double>>*> rows;
-  rows.reserve(counts_.size());
-  for (const auto& kv : counts_) rows.push_back(&kv);
-  std::sort(rows.begin(), rows.end(), [](auto* a, auto* b) { return a->first < b->first; });
   bool scale = opt_.normalize && total_[0] != total_[1] && total_[0] != 0;
-  std::string out;
-  for (auto* r : rows) {
-    double c1 = r->second.first;
-    if (scale) c1 = std::trunc(c1 * total_[1] / total_[0]);
-    out.append(r->first);
-    out.push_back(' ');
-    AppendCount(&out, c1);
-    out.push_back(' ');
-    AppendCount(&out, r->second.second);
-    out.push_back('\n');
+  std::vector<std::string> lines;
+  lines.reserve(counts_.size());
+  for (const auto& [stack, c] : counts_) {
+    double c1 = scale ? std::trunc(c.first * total_[1] / total_[0]) : c.first;
+    std::string line = stack;
+    line.push_back(' ');
+    AppendCount(&line, c1);
+    line.push_back(' ');
+    AppendCount(&line, c.second);
+    lines.push_back(std::move(line));
   }
+  std::sort(lines.begin(), lines.end());  // whole lines, bytewise (as LC_ALL=C sort)
+  std::string out;
+  for (const std::string& l : lines) out.append(l).push_back('\n');
   return out;
 }
 

@@ -4,7 +4,7 @@
 //   -n (normalize): COUNT1 = int(COUNT1 * total2 / total1), so both totals match;
 //   -s (strip hex): every 0x[0-9a-fA-F]+ in a stack becomes "0x..." before counting.
 // Lines are parsed as difffolded.pl does (its one-count regex, bytes as they are); the output
-// is sorted bytewise (difffolded.pl prints in Perl hash order, which changes from run to run).
+// lines are sorted bytewise (difffolded.pl prints in Perl hash order, which changes per run).
 #ifndef TK_ANALYSES_FLAMEGRAPH_DIFF_H_
 #define TK_ANALYSES_FLAMEGRAPH_DIFF_H_
 
