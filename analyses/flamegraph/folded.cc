@@ -160,18 +160,22 @@ uint32_t FoldedProfile::Intern(std::string_view stack) {
 
 void FoldedProfile::AddParsed(const FoldedLine& p) {
   uint32_t leaf = Intern(p.stack);
+  estimated_total_ += p.two ? p.c2 : p.c1;
   if (input_order_) {
     tails_.push_back({leaf, 1, {}, p.c1, p.c2, p.two});
     return;
   }
-  auto it = tail_index_.find(TailKey{leaf, p.tail});
-  if (it != tail_index_.end()) {
-    ++tails_[it->second].mult;
-    return;
+  // The leaf's lines are a list (almost always of one): identical lines count once.
+  FrameTree::Node& n = tree_.node(leaf);
+  for (uint32_t t = n.user; t != FrameTree::kNone; t = tails_[t].next) {
+    if (tails_[t].text == p.tail) {
+      ++tails_[t].mult;
+      return;
+    }
   }
-  std::string_view text = tree_.Store(p.tail);
-  tail_index_.emplace(TailKey{leaf, text}, static_cast<uint32_t>(tails_.size()));
-  tails_.push_back({leaf, 1, text, p.c1, p.c2, p.two});
+  Tail t{leaf, 1, tree_.Store(p.tail), p.c1, p.c2, p.two, n.user};
+  n.user = static_cast<uint32_t>(tails_.size());
+  tails_.push_back(t);
 }
 
 void FoldedProfile::ForEachLine(const std::function<void(const Tail&)>& fn) const {
@@ -188,21 +192,6 @@ void FoldedProfile::ForEachLine(const std::function<void(const Tail&)>& fn) cons
 // own lines) are sorted by these keys, which reproduces the whole-line order exactly, e.g.
 // "foo 5" < "foo.isra.0;x 2" < "foo;y 3" (' ' < '.' < ';') splits foo in two.
 void FoldedProfile::ReplaySorted(const std::function<void(const Tail&)>& fn) const {
-  size_t n = tree_.size();
-  std::vector<uint32_t> child_start(n + 1, 0), tail_start(n + 1, 0);
-  for (size_t i = 1; i < n; ++i) ++child_start[tree_.node(i).parent + 1];
-  for (const Tail& t : tails_) ++tail_start[t.leaf + 1];
-  for (size_t i = 0; i < n; ++i) {
-    child_start[i + 1] += child_start[i];
-    tail_start[i + 1] += tail_start[i];
-  }
-  std::vector<uint32_t> children(n > 0 ? n - 1 : 0), tail_ids(tails_.size());
-  {
-    std::vector<uint32_t> fill(child_start.begin(), child_start.end() - 1);
-    for (size_t i = 1; i < n; ++i) children[fill[tree_.node(i).parent]++] = i;
-    std::vector<uint32_t> tfill(tail_start.begin(), tail_start.end() - 1);
-    for (size_t t = 0; t < tails_.size(); ++t) tail_ids[tfill[tails_[t].leaf]++] = t;
-  }
   struct Item {
     uint32_t node;
     uint32_t tail;  // kBlock: the lines below node
@@ -216,12 +205,14 @@ void FoldedProfile::ReplaySorted(const std::function<void(const Tail&)>& fn) con
   auto fill_items = [&](uint32_t p, std::vector<Item>* items) {
     items->clear();
     if (p == FrameTree::kRoot) {
-      for (uint32_t k = tail_start[p]; k < tail_start[p + 1]; ++k) items->push_back({p, tail_ids[k]});
+      for (uint32_t t = tree_.node(p).user; t != FrameTree::kNone; t = tails_[t].next)
+        items->push_back({p, t});
     }
-    for (uint32_t k = child_start[p]; k < child_start[p + 1]; ++k) {
-      uint32_t c = children[k];
-      if (child_start[c + 1] > child_start[c]) items->push_back({c, kBlock});
-      for (uint32_t j = tail_start[c]; j < tail_start[c + 1]; ++j) items->push_back({c, tail_ids[j]});
+    for (uint32_t c = tree_.node(p).first_child; c != FrameTree::kNone;
+         c = tree_.node(c).next_sibling) {
+      const FrameTree::Node& n = tree_.node(c);
+      if (n.first_child != FrameTree::kNone) items->push_back({c, kBlock});
+      for (uint32_t t = n.user; t != FrameTree::kNone; t = tails_[t].next) items->push_back({c, t});
     }
     std::sort(items->begin(), items->end(), less);
   };

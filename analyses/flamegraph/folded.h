@@ -21,7 +21,6 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "analyses/flamegraph/frame_tree.h"
 
 namespace tk::analyses::flamegraph {
@@ -52,6 +51,7 @@ struct Tail {
   std::string_view text;
   double c1, c2;
   bool two;
+  uint32_t next = FrameTree::kNone;  // the leaf's next line (sorted mode)
 };
 
 struct ReadStats {
@@ -84,17 +84,11 @@ class FoldedProfile {
   FrameTree& tree() { return tree_; }
   const ReadStats& stats() const { return stats_; }
   bool empty() const { return tails_.empty(); }
+  // The sum of all counts (second counts of differential lines), summed in input order: the
+  // layout's total up to rounding of fractional counts.
+  double estimated_total() const { return estimated_total_; }
 
  private:
-  struct TailKey {
-    uint32_t leaf;
-    std::string_view text;
-    bool operator==(const TailKey& o) const { return leaf == o.leaf && text == o.text; }
-    template <typename H>
-    friend H AbslHashValue(H h, const TailKey& k) {
-      return H::combine(std::move(h), k.leaf, k.text);
-    }
-  };
   void AddParsed(const FoldedLine& line);
   uint32_t Intern(std::string_view stack);
   void ReplaySorted(const std::function<void(const Tail&)>& fn) const;
@@ -103,10 +97,10 @@ class FoldedProfile {
   bool input_order_;
   FrameTree tree_;
   std::vector<Tail> tails_;
-  absl::flat_hash_map<TailKey, uint32_t> tail_index_;
   std::vector<uint32_t> prev_path_;  // the previous line's frames (a sorted input repeats them)
   std::string scratch_;
   ReadStats stats_;
+  double estimated_total_ = 0;
 };
 
 }  // namespace tk::analyses::flamegraph

@@ -2,10 +2,21 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
+
+#include "absl/hash/hash.h"
+#include "absl/strings/string_view.h"
 
 namespace tk::analyses::flamegraph {
 
-FrameTree::FrameTree() { nodes_.push_back({std::string_view(), kRoot, 0}); }
+FrameTree::FrameTree() : index_(0, IdHash{&nodes_}, IdEq{&nodes_}) {
+  nodes_.push_back({std::string_view(), kRoot, 0});
+}
+
+size_t FrameTree::HashOf(uint32_t parent, std::string_view name) {
+  return absl::Hash<std::pair<uint32_t, absl::string_view>>{}(
+      std::make_pair(parent, absl::string_view(name.data(), name.size())));
+}
 
 std::string_view FrameTree::Store(std::string_view s) {
   if (s.empty()) return std::string_view();
@@ -22,14 +33,35 @@ std::string_view FrameTree::Store(std::string_view s) {
   return stored;
 }
 
-uint32_t FrameTree::Child(uint32_t parent, std::string_view name) {
-  auto it = index_.find(Key{parent, name});
-  if (it != index_.end()) return it->second;
+uint32_t FrameTree::Add(uint32_t parent, std::string_view name) {
   uint32_t id = static_cast<uint32_t>(nodes_.size());
-  std::string_view stored = Store(name);
-  nodes_.push_back({stored, parent, nodes_[parent].depth + 1});
-  index_.emplace(Key{parent, stored}, id);
+  Node n{Store(name), parent, nodes_[parent].depth + 1};
+  Node& p = nodes_[parent];
+  n.next_sibling = p.first_child;
+  p.first_child = id;
+  uint32_t count = ++p.children;
+  nodes_.push_back(n);
+  if (count > kIndexAbove) {
+    if (count == kIndexAbove + 1) {  // the list became long: index all of it
+      for (uint32_t c = nodes_[parent].first_child; c != kNone; c = nodes_[c].next_sibling)
+        index_.insert(c);
+    } else {
+      index_.insert(id);
+    }
+  }
   return id;
+}
+
+uint32_t FrameTree::Child(uint32_t parent, std::string_view name) {
+  const Node& p = nodes_[parent];
+  if (p.children > kIndexAbove) {
+    auto it = index_.find(Key{parent, name});
+    if (it != index_.end()) return *it;
+  } else {
+    for (uint32_t c = p.first_child; c != kNone; c = nodes_[c].next_sibling)
+      if (nodes_[c].name == name) return c;
+  }
+  return Add(parent, name);
 }
 
 void FrameTree::Path(uint32_t id, std::vector<uint32_t>* path) const {

@@ -25,7 +25,8 @@ std::vector<std::string_view> PerlSplit(std::string_view s, std::string_view sep
 
 class Flow {
  public:
-  explicit Flow(Layout* out) : out_(out) {}
+  // Frames narrower than `drop_below` are not kept (they cannot survive pruning).
+  Flow(Layout* out, double drop_below) : out_(out), drop_below_(drop_below) {}
 
   // One line: `path` is root..leaf.
   void Line(const std::vector<uint32_t>& path, bool two, double delta, double time) {
@@ -42,7 +43,9 @@ class Flow {
       Frame f = open_.back();
       open_.pop_back();
       f.etime = time;
-      out_->frames.push_back(f);
+      ++out_->frames_before_pruning;
+      double w = f.etime - f.stime;
+      if (w > 0 && w >= drop_below_) out_->frames.push_back(f);
     }
   }
 
@@ -54,8 +57,18 @@ class Flow {
     operator Frame() const { return {node, depth, stime, 0, delta, has_delta}; }
   };
   Layout* out_;
+  double drop_below_;
   std::vector<Open> open_;
 };
+
+// flamegraph.pl's $minwidth_time: --minwidth pixels at (width - 2 xpad) / timemax pixels per
+// count, or N% of timemax.
+double MinwidthTime(const FlameOptions& opt, double timemax) {
+  bool pct = !opt.minwidth.empty() && opt.minwidth.back() == '%';
+  double mw = std::strtod(opt.minwidth.c_str(), nullptr);
+  if (pct) return timemax * mw / 100;
+  return mw / ((opt.width - 2 * 10) / timemax);
+}
 
 }  // namespace
 
@@ -81,7 +94,10 @@ Layout LayOut(const FoldedProfile& profile, const FlameOptions& opt) {
   bool chain = opt.colors == "chain";
   if (chain) l.own_tree = std::make_unique<FrameTree>();
   l.tree = chain ? l.own_tree.get() : &in;
-  Flow flow(&l);
+  // Pruning needs the total, known exactly only at the end; frames below the threshold for
+  // the estimated total (a little lower, for rounding) are dropped as they close, so memory
+  // grows with what can be drawn.
+  Flow flow(&l, MinwidthTime(opt, profile.estimated_total()) * (1 - 1e-6));
   std::vector<uint32_t> path;
   std::string raw;
   profile.ForEachLine([&](const Tail& t) {
@@ -107,7 +123,6 @@ Layout LayOut(const FoldedProfile& profile, const FlameOptions& opt) {
     for (uint32_t k = 0; k < t.mult; ++k) l.time += c;  // Perl's summation order
   });
   flow.CloseTo(0, l.time);
-  l.frames_before_pruning = l.frames.size();
 
   l.timemax = l.time;
   if (opt.total > 0) {
@@ -119,9 +134,7 @@ Layout LayOut(const FoldedProfile& profile, const FlameOptions& opt) {
   }
   if (l.time <= 0) return l;
   l.widthpertime = (opt.width - 2 * 10) / l.timemax;
-  bool pct = !opt.minwidth.empty() && opt.minwidth.back() == '%';
-  double mw = std::strtod(opt.minwidth.c_str(), nullptr);
-  double minwidth_time = pct ? l.timemax * mw / 100 : mw / l.widthpertime;
+  double minwidth_time = MinwidthTime(opt, l.timemax);
   size_t kept = 0;
   for (const Frame& f : l.frames) {
     double w = f.etime - f.stime;
