@@ -3,7 +3,9 @@
 // the script ran. tk's SVG must show what flamegraph.pl's SVG (the shared corpus) shows: the
 // same highlighted frames and "Matched:" text, the same hidden and dimmed frames when zoomed,
 // and the zoomed frame at full width. Skipped, with the reason, only where Chromium cannot
-// start; under CI=true a missing corpus or browser fails.
+// start; under CI=true a missing corpus or browser fails. Keyboard and mouse (Ctrl-F with its
+// prompt, Ctrl-I, hover, click, Reset Zoom) are driven over the DevTools protocol by
+// interact.js (Node).
 #include <unistd.h>
 
 #include <cstdio>
@@ -13,13 +15,14 @@
 #include <tuple>
 
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 #include "tests/flamegraph/svg_parts.h"
 #include "tests/support/golden.h"
 
 namespace tk::testing {
 namespace {
 
-std::string Run(const std::string& cmd) {
+std::string Shell(const std::string& cmd) {
   std::string out;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return out;
@@ -38,7 +41,7 @@ class Browser {
   ~Browser() { std::system(("rm -rf '" + profile_ + "'").c_str()); }
   // The DOM of file://path?query after load.
   std::string DumpDom(const std::string& path, const std::string& query) {
-    return Run("timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic "
+    return Shell("timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic "
                "--no-first-run --disable-background-networking --disable-component-update "
                "--disable-sync --user-data-dir='" + profile_ + "' --dump-dom 'file://" + path +
                query + "' 2>/dev/null");
@@ -161,6 +164,11 @@ TEST_F(FlamegraphBrowser, SearchFromUrlMatchesFlamegraphPl) {
     auto th = Highlighted(tf);
     EXPECT_FALSE(th.empty()) << c.input << c.query;
     EXPECT_EQ(th, Highlighted(pf)) << c.input << c.query;
+    auto count = [](const std::vector<DomFrame>& fs) {
+      return std::count_if(fs.begin(), fs.end(),
+                           [](const DomFrame& f) { return f.fill == "rgb(230,0,230)"; });
+    };
+    EXPECT_EQ(count(tf), count(pf)) << c.input << c.query;
     EXPECT_EQ(Matched(tk_dom), Matched(pl_dom)) << c.input << c.query;
     EXPECT_NE(tk_dom.find(">Reset Search<"), std::string::npos) << c.query;
   }
@@ -206,6 +214,48 @@ TEST_F(FlamegraphBrowser, ZoomFromUrlMatchesFlamegraphPl) {
     std::string both = browser_.DumpDom(tk, query + "&s=%5Etcp_");
     EXPECT_NE(Matched(both), "(none)");
   }
+}
+
+// The interactive path: keys, prompt, hover, clicks, and the URL they write.
+TEST_F(FlamegraphBrowser, KeyboardAndMouse) {
+  if (std::system("command -v node >/dev/null 2>&1") != 0) {
+    if (InCi()) FAIL() << "node is not installed (scripts/install-deps.sh installs nodejs)";
+    GTEST_SKIP() << "node is not installed";
+  }
+  auto [tk, pl] = Pair("perf-iperf-stacks-pidtid-01-collapsed-tid", "default");
+  std::string pl_dom = browser_.DumpDom(pl, "?s=%5Etcp_");
+  std::string out = Shell("timeout 120 node --experimental-websocket '" +
+                        SourcePath("tests/flamegraph/interact.js") + "' '" + tk +
+                        "' '^TCP_' 'tcp_sendmsg (' 2>/dev/null");
+  nlohmann::json j = nlohmann::json::parse(out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << out;
+  ASSERT_FALSE(j.contains("error")) << out;
+  EXPECT_EQ(j["prompt"], "prompt");
+  // Case-sensitive "^TCP_" matches nothing; after Ctrl-I it matches what "^tcp_" matches in
+  // flamegraph.pl's SVG.
+  EXPECT_EQ(j["afterSearch"]["highlighted"], 0);
+  EXPECT_EQ(j["afterCase"]["icShown"], true);
+  EXPECT_EQ(j["afterCase"]["matched"], Matched(pl_dom));
+  int pl_highlighted = 0;
+  for (const DomFrame& f : Frames(pl_dom)) pl_highlighted += f.fill == "rgb(230,0,230)";
+  EXPECT_EQ(j["afterCase"]["highlighted"], pl_highlighted);
+  EXPECT_EQ(j["afterCase"]["search"], "?s=%5ETCP_");
+  EXPECT_EQ(j["afterCase"]["searchText"], "Reset Search");
+  EXPECT_EQ(j["afterHover"]["details"].get<std::string>().rfind("Function: tcp_sendmsg (", 0), 0u);
+  std::string box_x = j["box"]["rx"], box_y = j["box"]["ry"];
+  EXPECT_EQ(j["afterClick"]["search"], "?s=%5ETCP_&x=" + box_x + "&y=" + box_y);
+  EXPECT_EQ(j["afterClick"]["unzoomHidden"], false);
+  EXPECT_GT(j["afterClick"]["hidden"].get<int>(), 0);
+  EXPECT_GT(j["afterClick"]["parents"].get<int>(), 0);
+  EXPECT_EQ(j["clickedWidth"], true);
+  EXPECT_EQ(j["afterUnzoom"]["search"], "?s=%5ETCP_");
+  EXPECT_EQ(j["afterUnzoom"]["hidden"], 0);
+  EXPECT_EQ(j["afterUnzoom"]["unzoomHidden"], true);
+  EXPECT_EQ(j["afterUnzoom"]["matched"], j["afterCase"]["matched"]);
+  EXPECT_EQ(j["afterReset"]["search"], "");
+  EXPECT_EQ(j["afterReset"]["highlighted"], 0);
+  EXPECT_EQ(j["afterReset"]["matchedHidden"], true);
+  EXPECT_EQ(j["afterReset"]["searchText"], "Search");
 }
 
 }  // namespace
