@@ -17,24 +17,6 @@ namespace fg = analyses::flamegraph;
 
 namespace {
 
-void JsonString(std::string* out, std::string_view s) {
-  out->push_back('"');
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out->push_back('\\');
-      out->push_back(c);
-    } else if (c < 0x20) {
-      static const char kHex[] = "0123456789abcdef";
-      out->append("\\u00");
-      out->push_back(kHex[c >> 4]);
-      out->push_back(kHex[c & 15]);
-    } else {
-      out->push_back(c);
-    }
-  }
-  out->push_back('"');
-}
-
 // {"before_total", "after_total", "stacks": [{"stack", "before", "after"}, ...]}
 std::string ToJson(const fg::FoldedDiff& d, std::string_view lines) {
   std::string out = "{\"before_total\": ";
@@ -50,7 +32,7 @@ std::string ToJson(const fg::FoldedDiff& d, std::string_view lines) {
     size_t b = line.rfind(' '), a = line.rfind(' ', b - 1);
     out.append(first ? "\n{\"stack\": " : ",\n{\"stack\": ");
     first = false;
-    JsonString(&out, line.substr(0, a));
+    fg::AppendJsonString(&out, line.substr(0, a));
     out.append(", \"before\": ");
     out.append(line.substr(a + 1, b - a - 1));
     out.append(", \"after\": ");

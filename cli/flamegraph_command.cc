@@ -10,7 +10,6 @@
 #include <map>
 #include <sstream>
 
-#include "analyses/flamegraph/color.h"
 #include "analyses/flamegraph/folded.h"
 #include "analyses/flamegraph/layout.h"
 #include "analyses/flamegraph/svg.h"

@@ -81,13 +81,6 @@ double NameHash(std::string_view name) {
   return NameHashOf(cps, AfterModule(cps));
 }
 
-bool KnownPalette(std::string_view p) {
-  for (std::string_view k : {"hot", "mem", "io", "wakeup", "chain", "java", "js", "perl", "red",
-                             "green", "blue", "aqua", "yellow", "purple", "orange"})
-    if (p == k) return true;
-  return false;
-}
-
 std::string FrameColor(std::string_view palette, ColorMode mode, std::string_view name,
                        Drand48* rng) {
   double v1, v2, v3;

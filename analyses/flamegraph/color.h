@@ -46,9 +46,6 @@ std::string FrameColor(std::string_view palette, ColorMode mode, std::string_vie
 // The differential fill for `delta` (already negated for --negate) with scale `max`.
 std::string DeltaColor(double delta, double max);
 
-// Whether `palette` is one flamegraph.pl knows.
-bool KnownPalette(std::string_view palette);
-
 // The background gradient (stop colours) for --bgcolors (empty: the palette's default).
 // False for an unknown value.
 bool BackgroundColors(std::string_view bgcolors, std::string_view palette, std::string* c1,

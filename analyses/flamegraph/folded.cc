@@ -126,7 +126,7 @@ bool FoldedProfile::AddLine(std::string_view line, uint64_t line_no) {
     ok = ParseFoldedLine(reversed, &p);
   }
   if (!ok) {
-    if (stats_.malformed++ == 0) stats_.first_malformed = line_no;
+    ++stats_.malformed;
     return false;
   }
   AddParsed(p);

@@ -57,8 +57,7 @@ struct Tail {
 struct ReadStats {
   uint64_t lines = 0;
   uint64_t malformed = 0;
-  uint64_t first_malformed = 0;  // line number
-  uint64_t repaired = 0;         // lines with invalid UTF-8 (kept, with U+FFFD)
+  uint64_t repaired = 0;  // lines with invalid UTF-8 (kept, with U+FFFD)
   uint64_t first_repaired = 0;
 };
 
@@ -83,7 +82,6 @@ class FoldedProfile {
   const FrameTree& tree() const { return tree_; }
   FrameTree& tree() { return tree_; }
   const ReadStats& stats() const { return stats_; }
-  bool empty() const { return tails_.empty(); }
   // The sum of all counts (second counts of differential lines), summed in input order: the
   // layout's total up to rounding of fractional counts.
   double estimated_total() const { return estimated_total_; }

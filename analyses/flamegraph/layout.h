@@ -37,14 +37,14 @@ struct Layout {
   size_t frames_before_pruning = 0;
   double time = 0;     // the sum of the counts
   double timemax = 0;  // the scale: --total, or time
-  bool total_ignored = false;  // --total was below the real total
+  bool total_ignored = false;  // --total was below the real total (and not by rounding)
   double maxdelta = 1;
   uint32_t depthmax = 0;
   double widthpertime = 0;
 };
 
 // Lays `profile` out. Frames of zero width are never drawn (flamegraph.pl keeps them with
-// --minwidth 0). The caller checks time > 0 first (an input with no counts has no picture).
+// --minwidth 0). With time <= 0 (no counts: no picture) nothing is laid out.
 Layout LayOut(const FoldedProfile& profile, const FlameOptions& opt);
 
 // --colors chain: flamegraph.pl marks the frames after a "--" frame (offwaketime's waker

@@ -1,31 +1,10 @@
 #include "analyses/flamegraph/script.h"
 
-#include <cstdio>
-
 #include "absl/strings/str_cat.h"
 #include "analyses/flamegraph/text.h"
 
 namespace tk::analyses::flamegraph {
 namespace {
-
-// A JavaScript string literal that is safe inside CDATA (no "]]>") and in any XML context.
-std::string JsString(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out.append(buf);
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('"');
-  return out;
-}
 
 constexpr const char* kScript = R"JS(
 var tkfg = null;
@@ -290,9 +269,11 @@ function tkfgToggleCase() {
 }  // namespace
 
 std::string Script(const FlameOptions& o) {
+  std::string nametype, countname;
+  AppendJsonString(&nametype, o.nametype, true);
+  AppendJsonString(&countname, o.countname, true);
   std::string cfg = absl::StrCat(
-      "{nametype: ", JsString(o.nametype), ", countname: ", JsString(o.countname),
-      ", fontsize: ", o.fontsize, ", fontwidth: ", o.fontwidth, ", xpad: 10, inverted: ",
+      "{nametype: ", nametype, ", countname: ", countname, ", fontsize: ", o.fontsize, ", fontwidth: ", o.fontwidth, ", xpad: 10, inverted: ",
       o.inverted ? "true" : "false", ", searchcolor: \"rgb(230,0,230)\"}");
   std::string s = "\t\"use strict\";";
   s.append(kScript);

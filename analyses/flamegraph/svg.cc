@@ -149,7 +149,7 @@ void Text(std::string* out, const std::string& id, double x, double y, std::stri
   out->append("</text>\n");
 }
 
-void Header(const Layout& l, const FlameOptions& o, const Geometry& g, std::string* out) {
+void Header(const FlameOptions& o, const Geometry& g, std::string* out) {
   std::string w = absl::StrCat(o.width), h = Num(g.height);
   std::string notes;
   AppendXml(&notes, o.notes, true);
@@ -198,31 +198,13 @@ void Header(const Layout& l, const FlameOptions& o, const Geometry& g, std::stri
   Text(out, "search", o.width - kXpad - 100, o.fontsize * 2, "Search");
   Text(out, "ignorecase", o.width - kXpad - 16, o.fontsize * 2, "ic");
   Text(out, "matched", o.width - kXpad - 100, g.height - g.ypad2 / 2, " ");
-  (void)l;
-}
-
-void JsonString(std::string* out, std::string_view s) {
-  out->push_back('"');
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out->push_back('\\');
-      out->push_back(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out->append(buf);
-    } else {
-      out->push_back(c);
-    }
-  }
-  out->push_back('"');
 }
 
 }  // namespace
 
 void WriteSvg(const Layout& l, const FlameOptions& o, std::string* out) {
   Painter p(l, o);
-  Header(l, o, p.geometry(), out);
+  Header(o, p.geometry(), out);
   out->append("<g id=\"frames\">\n");
   for (const Frame& f : l.frames) {
     FrameView v = p.View(f);
@@ -248,15 +230,15 @@ void WriteJson(const Layout& l, const FlameOptions& o, std::string* out) {
     out->append(first ? "\n" : ",\n");
     first = false;
     out->append("{\"name\": ");
-    JsonString(out, l.tree->node(f.node).name);
+    AppendJsonString(out, l.tree->node(f.node).name);
     absl::StrAppend(out, ", \"depth\": ", f.depth, ", \"start\": ", Num(f.stime),
                     ", \"end\": ", Num(f.depth == 0 ? l.timemax : f.etime), ", \"x\": ", v.x,
                     ", \"y\": ", v.y, ", \"w\": ", v.w, ", \"fill\": ");
-    JsonString(out, v.fill);
+    AppendJsonString(out, v.fill);
     out->append(", \"title\": ");
-    JsonString(out, v.title);
+    AppendJsonString(out, v.title);
     out->append(", \"label\": ");
-    JsonString(out, v.label);
+    AppendJsonString(out, v.label);
     if (f.has_delta) absl::StrAppend(out, ", \"delta\": ", Num(o.negate ? -f.delta : f.delta));
     out->append("}");
   }

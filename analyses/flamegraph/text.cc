@@ -153,6 +153,23 @@ void AppendXml(std::string* out, std::string_view s, bool quote) {
   }
 }
 
+void AppendJsonString(std::string* out, std::string_view s, bool script_safe) {
+  out->push_back('"');
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out->push_back('\\');
+      out->push_back(c);
+    } else if (c < 0x20 || (script_safe && (c == '<' || c == '>' || c == '&'))) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out->append(buf);
+    } else {
+      out->push_back(c);
+    }
+  }
+  out->push_back('"');
+}
+
 // std::to_chars with a precision formats exactly as printf's %.Ng / %.Nf (correctly rounded
 // from the binary value), several times faster.
 void AppendPerlNumber(std::string* out, double v) {

@@ -30,6 +30,10 @@ size_t PerlSpaceBefore(std::string_view s, size_t end);
 // are dropped.
 void AppendXml(std::string* out, std::string_view s, bool quote);
 
+// Appends `s` as a JSON string literal. `script_safe` also escapes < > & (so it can sit in
+// CDATA or markup, no "]]>" or "</script>").
+void AppendJsonString(std::string* out, std::string_view s, bool script_safe = false);
+
 // Perl's default stringification of a number (NV): "%.15g".
 void AppendPerlNumber(std::string* out, double v);
 // printf-style "%.Nf".
