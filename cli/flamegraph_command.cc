@@ -1,4 +1,4 @@
-// tk flamegraph [OPTIONS] [INPUT|-] > out.svg
+// tk flamegraph [OPTIONS] [INPUT...|-] > out.svg
 //
 // flamegraph.pl's picture (same options, defaults and SVG; tk's own JavaScript) from folded
 // stacks, differential folded stacks (tk diff), or any trace tk reads, folded first with tk
@@ -127,17 +127,49 @@ int LoadFolded(const std::string& path, bool force_folded, FoldArgs& fold, Folde
   return kExitOk;
 }
 
+// Adds the folded lines of `path` to `profile`, reporting malformed and repaired lines.
+static int ReadInto(const std::string& path, bool force_folded, FoldArgs& fold,
+             fg::FoldedProfile* profile, std::string* name) {
+  FoldedInput in;
+  if (int rc = LoadFolded(path, force_folded, fold, &in); rc != kExitOk) return rc;
+  *name = in.input->name();
+  Diagnostics diag(*name);
+  uint64_t repaired = profile->stats().repaired;
+  profile->ClearFirstRepaired();
+  // Page by page, so the mapped input's pages can be dropped once read: memory then grows
+  // with the distinct stacks only.
+  uint64_t line_no = 1;
+  for (size_t pos = 0; pos < in.text.size();) {
+    size_t end = std::min(in.text.size(), pos + (8 << 20));
+    if (end < in.text.size()) end = in.text.find('\n', end) + 1;
+    if (end == 0) end = in.text.size();
+    line_no += profile->AddText(in.text.substr(pos, end - pos), line_no,
+                                [&](uint64_t n, std::string_view l) { ReportMalformed(diag, n, l); });
+    pos = end;
+    if (!in.from_trace) in.input->ReleaseBelow(pos);
+  }
+  if (uint64_t n = profile->stats().repaired - repaired) {
+    diag.Note("invalid utf8", std::to_string(n) +
+                                  " line(s) with invalid UTF-8 kept, with U+FFFD (first at line " +
+                                  std::to_string(profile->stats().first_repaired) + ")");
+  }
+  diag.PrintSummary();
+  return kExitOk;
+}
+
 int RunFlamegraph(int argc, char** argv) {
   CLI::App app(
       "tk flamegraph: flamegraph.pl's SVG flame graph (same options and defaults) from folded\n"
       "stacks (\"STACK COUNT\" lines, or tk diff's \"STACK COUNT1 COUNT2\"), or from any trace\n"
       "tk reads, folded first as tk fold does (its flags apply). Writes the SVG to stdout.",
       "tk flamegraph");
-  std::string path = "-";
+  std::vector<std::string> paths = {"-"};
   fg::FlameOptions o;
   bool cp = false, json = false, force_folded = false;
   FoldArgs fold;
-  app.add_option("input", path, "Folded stacks or a trace (default: stdin)");
+  app.add_option("input", paths,
+                 "Folded stacks or traces, read one after the other as flamegraph.pl reads "
+                 "several files (default: stdin)");
   AddFlameOptions(app, &o);
   app.add_flag("--cp", cp, "Consistent palette: colours kept in ./palette.map across graphs");
   app.add_flag("--folded", force_folded, "The input is folded stacks (skip detection)");
@@ -151,27 +183,13 @@ int RunFlamegraph(int argc, char** argv) {
     return Fail("flamegraph: " + err, kExitUsage);
   }
 
-  FoldedInput in;
-  if (int rc = LoadFolded(path, force_folded, fold, &in); rc != kExitOk) return rc;
-  Diagnostics diag(in.input->name());
   fg::FoldedProfile profile(o.reverse, o.flamechart);
-  // Page by page, so the mapped input's pages can be dropped once read: memory then grows
-  // with the distinct stacks only.
-  uint64_t line_no = 1;
-  for (size_t pos = 0; pos < in.text.size();) {
-    size_t end = std::min(in.text.size(), pos + (8 << 20));
-    if (end < in.text.size()) end = in.text.find('\n', end) + 1;
-    if (end == 0) end = in.text.size();
-    line_no += profile.AddText(in.text.substr(pos, end - pos), line_no,
-                               [&](uint64_t n, std::string_view l) { ReportMalformed(diag, n, l); });
-    pos = end;
-    if (!in.from_trace) in.input->ReleaseBelow(pos);
+  std::string names;
+  for (const std::string& path : paths) {
+    std::string name;
+    if (int rc = ReadInto(path, force_folded, fold, &profile, &name); rc != kExitOk) return rc;
+    names += (names.empty() ? "" : ", ") + name;
   }
-  if (uint64_t n = profile.stats().repaired) {
-    diag.Note("invalid utf8", std::to_string(n) + " line(s) with invalid UTF-8 kept, with U+FFFD (first at line " +
-                                  std::to_string(profile.stats().first_repaired) + ")");
-  }
-  diag.PrintSummary();
 
   std::map<std::string, std::string> palette;
   if (cp) {
@@ -179,7 +197,7 @@ int RunFlamegraph(int argc, char** argv) {
     o.palette = &palette;
   }
   fg::Layout layout = fg::LayOut(profile, o);
-  if (layout.time <= 0) return Fail(in.input->name() + ": no stack counts found", kExitData);
+  if (layout.time <= 0) return Fail(names + ": no stack counts found", kExitData);
   if (layout.total_ignored) {
     std::cerr << "tk: --total " << o.total << " is less than the actual total " << layout.time
               << ", so ignored\n";

@@ -95,7 +95,7 @@ uint64_t FoldedProfile::AddText(std::string_view text, uint64_t first_line,
 bool FoldedProfile::AddLine(std::string_view line, uint64_t line_no) {
   ++stats_.lines;
   if (!IsValidUtf8(line)) {
-    if (stats_.repaired++ == 0) stats_.first_repaired = line_no;
+    if (stats_.repaired++ == 0 || stats_.first_repaired == 0) stats_.first_repaired = line_no;
     scratch_ = RepairUtf8(line);
     line = scratch_;
   }

@@ -58,7 +58,7 @@ struct ReadStats {
   uint64_t lines = 0;
   uint64_t malformed = 0;
   uint64_t repaired = 0;  // lines with invalid UTF-8 (kept, with U+FFFD)
-  uint64_t first_repaired = 0;
+  uint64_t first_repaired = 0;  // line number, 0: none yet
 };
 
 class FoldedProfile {
@@ -82,6 +82,8 @@ class FoldedProfile {
   const FrameTree& tree() const { return tree_; }
   FrameTree& tree() { return tree_; }
   const ReadStats& stats() const { return stats_; }
+  // Forgets where the first repaired line was (a next input file numbers its own lines).
+  void ClearFirstRepaired() { stats_.first_repaired = 0; }
   // The sum of all counts (second counts of differential lines), summed in input order: the
   // layout's total up to rounding of fractional counts.
   double estimated_total() const { return estimated_total_; }

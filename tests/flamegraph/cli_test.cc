@@ -83,6 +83,17 @@ TEST(FlamegraphCli, StdinEqualsFile) {
   EXPECT_EQ(a.out, ReadFile(SourcePath("testdata/flamegraph/reference/diff.txt")));
 }
 
+// Several inputs are read one after the other, as flamegraph.pl reads several files.
+TEST(FlamegraphCli, SeveralInputsAreConcatenated) {
+  std::string cat = TempFile(ReadFile(Input("before.folded")) + ReadFile(Input("after.folded")));
+  RunResult one = RunTk({"flamegraph", cat});
+  RunResult two = RunTk({"flamegraph", Input("before.folded"), Input("after.folded")});
+  unlink(cat.c_str());
+  EXPECT_EQ(two.exit_code, 0) << two.err;
+  EXPECT_EQ(two.out, one.out);
+  EXPECT_NE(two.out.find("<title>all (103 samples, 100%)</title>"), std::string::npos);
+}
+
 // A trace is folded first, as tk fold folds it: the same picture as from tk fold's output.
 TEST(FlamegraphCli, TraceIsFoldedFirst) {
   for (std::string trace : {"testdata/perf_data/a.data", "testdata/perf_data/a.script"}) {
