@@ -41,6 +41,41 @@ void WritePalette(const std::map<std::string, std::string>& map) {
   for (const auto& [name, color] : map) f << name << "->" << color << "\n";
 }
 
+using NameAttr = std::map<std::string, std::map<std::string, std::string>>;
+
+// flamegraph.pl's --nameattr file: "FUNCTION\tKEY=VALUE\tKEY=VALUE..." per line; the pairs
+// are Perl's flat list `map { split /=/, $_, 2 } split /\t/`, paired in order.
+bool ReadNameAttr(const std::string& path, NameAttr* out, std::string* error) {
+  std::ifstream f(path);
+  if (!f) {
+    *error = "cannot read " + path;
+    return false;
+  }
+  int line_no = 0;
+  for (std::string line; std::getline(f, line);) {
+    ++line_no;
+    size_t tab = line.find('\t');
+    if (tab == std::string::npos) {
+      *error = path + ": line " + std::to_string(line_no) + ": invalid format (FUNCTION\tKEY=VALUE...)";
+      return false;
+    }
+    std::vector<std::string> flat;
+    for (size_t pos = tab + 1; pos <= line.size();) {
+      size_t next = line.find('\t', pos);
+      if (next == std::string::npos) next = line.size();
+      std::string field = line.substr(pos, next - pos);
+      size_t eq = field.find('=');
+      flat.push_back(field.substr(0, eq));
+      if (eq != std::string::npos) flat.push_back(field.substr(eq + 1));
+      pos = next + 1;
+    }
+    auto& attrs = (*out)[line.substr(0, tab)];
+    attrs.clear();
+    for (size_t i = 0; i < flat.size(); i += 2) attrs[flat[i]] = i + 1 < flat.size() ? flat[i + 1] : "";
+  }
+  return true;
+}
+
 void AddFlameOptions(CLI::App& app, fg::FlameOptions* o) {
   app.add_option("--title", o->title,
                  "Title (default \"Flame Graph\"; \"Icicle Graph\" inverted, \"Flame Chart\")");
@@ -68,6 +103,7 @@ void AddFlameOptions(CLI::App& app, fg::FlameOptions* o) {
   app.add_flag("--flamechart", o->flamechart, "Flame chart: input order, not sorted");
   app.add_flag("--negate", o->negate, "Swap the differential colours (red/blue)");
   app.add_option("--notes", o->notes, "A note in the SVG (an XML comment)");
+  app.add_option("--encoding", o->encoding, "Encoding named in the XML declaration");
   app.add_option("--total", o->total, "The total the widths are scaled to (at least the sum)");
   app.add_option("--factor", o->factor, "Scale the counts shown by this factor (default 1)");
 }
@@ -166,12 +202,16 @@ int RunFlamegraph(int argc, char** argv) {
   std::vector<std::string> paths = {"-"};
   fg::FlameOptions o;
   bool cp = false, json = false, force_folded = false;
+  std::string nameattr_file;
   FoldArgs fold;
   app.add_option("input", paths,
                  "Folded stacks or traces, read one after the other as flamegraph.pl reads "
                  "several files (default: stdin)");
   AddFlameOptions(app, &o);
   app.add_flag("--cp", cp, "Consistent palette: colours kept in ./palette.map across graphs");
+  app.add_option("--nameattr", nameattr_file,
+                 "Extra attributes per function: lines FUNCTION<tab>KEY=VALUE... (title, id, "
+                 "class, href, target, g_extra, a_extra)");
   app.add_flag("--folded", force_folded, "The input is folded stacks (skip detection)");
   app.add_flag("--json", json,
                "The layout as JSON: {width, height, total, frames: [{name, depth, start, end, x, "
@@ -183,6 +223,12 @@ int RunFlamegraph(int argc, char** argv) {
     return Fail("flamegraph: " + err, kExitUsage);
   }
 
+  NameAttr nameattr;
+  if (!nameattr_file.empty()) {
+    std::string error;
+    if (!ReadNameAttr(nameattr_file, &nameattr, &error)) return Fail(error, kExitUsage);
+    o.nameattr = &nameattr;
+  }
   fg::FoldedProfile profile(o.reverse, o.flamechart);
   std::string names;
   for (const std::string& path : paths) {

@@ -33,6 +33,12 @@ struct FlameOptions {
   // --cp: colours by name from this map first (palette.map: "name->rgb(r,g,b)"); names not in
   // it are added. Null: no consistent palette.
   std::map<std::string, std::string>* palette = nullptr;
+  // --encoding: named in the XML declaration (the text stays UTF-8, as flamegraph.pl's).
+  std::string encoding;
+  // --nameattr FILE: extra attributes per function name (raw name, annotations included):
+  // title (replaces the tooltip), id, class, g_extra (raw attribute text), and href (the frame
+  // becomes an <a>, with target (default _top) and a_extra).
+  const std::map<std::string, std::map<std::string, std::string>>* nameattr = nullptr;
   // --random: the drand48 seed (tk's addition, for repeatable tests); 0 picks one.
   unsigned long seed = 0;
 };

@@ -181,6 +181,11 @@ function tkfgUnzoom() {
 function tkfgClick(e) {
 	var f = tkfgFrameOf(e.target);
 	if (f) {
+		// A --nameattr link opens; Ctrl-click zooms it instead.
+		if (f.g.nodeName === "a") {
+			if (!e.ctrlKey) return;
+			e.preventDefault();
+		}
 		if (tkfgZoom(f)) tkfgSetParams({x: f.xs, y: f.ys});
 		return;
 	}

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "analyses/flamegraph/color.h"
@@ -151,6 +152,12 @@ void Text(std::string* out, const std::string& id, double x, double y, std::stri
 
 void Header(const FlameOptions& o, const Geometry& g, std::string* out) {
   std::string w = absl::StrCat(o.width), h = Num(g.height);
+  std::string encoding;
+  if (!o.encoding.empty()) {
+    encoding = " encoding=\"";
+    AppendXml(&encoding, o.encoding, true);
+    encoding.push_back('"');
+  }
   std::string notes;
   AppendXml(&notes, o.notes, true);
   for (size_t p; (p = notes.find("--")) != std::string::npos;) notes.replace(p, 2, "- -");
@@ -160,7 +167,7 @@ void Header(const FlameOptions& o, const Geometry& g, std::string* out) {
   AppendXml(&bg2x, bg2, true);
   AppendXml(&font, o.fonttype, true);
   absl::StrAppend(
-      out, "<?xml version=\"1.0\" standalone=\"no\"?>\n",
+      out, "<?xml version=\"1.0\"", encoding, " standalone=\"no\"?>\n",
       "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
       "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n",
       "<svg version=\"1.1\" width=\"", w, "\" height=\"", h, "\" onload=\"init(evt)\" viewBox=\"0 0 ",
@@ -200,6 +207,55 @@ void Header(const FlameOptions& o, const Geometry& g, std::string* out) {
   Text(out, "matched", o.width - kXpad - 100, g.height - g.ypad2 / 2, " ");
 }
 
+// Perl truth: "" and "0" are false.
+bool Truthy(const std::map<std::string, std::string>& m, const std::string& k) {
+  auto it = m.find(k);
+  return it != m.end() && !it->second.empty() && it->second != "0";
+}
+
+// The opening of a frame's group: "<g >" or, with --nameattr, flamegraph.pl's group_start
+// (<a ...> when the function has an href). Returns the closing tag.
+std::string OpenGroup(const FlameOptions& o, std::string_view func, const std::string& title,
+                      std::string* out) {
+  const std::map<std::string, std::string>* attr = nullptr;
+  if (o.nameattr) {
+    auto it = o.nameattr->find(std::string(func));
+    if (it != o.nameattr->end()) attr = &it->second;
+  }
+  if (!attr) {
+    out->append("<g >\n<title>");
+    AppendXml(out, title, true);
+    out->append("</title>");
+    return "</g>\n";
+  }
+  std::vector<std::string> g_attr, a_attr;
+  for (const char* key : {"id", "class"}) {
+    if (auto it = attr->find(key); it != attr->end()) {
+      std::string a = std::string(key) + "=\"";
+      AppendXml(&a, it->second, true);
+      g_attr.push_back(a + "\"");
+    }
+  }
+  if (Truthy(*attr, "g_extra")) g_attr.push_back(attr->at("g_extra"));
+  bool link = Truthy(*attr, "href");
+  if (link) {
+    std::string href = "xlink:href=\"", target = "target=\"";
+    AppendXml(&href, attr->at("href"), true);
+    AppendXml(&target, Truthy(*attr, "target") ? attr->at("target") : "_top", true);
+    a_attr = {href + "\"", target + "\""};
+    if (Truthy(*attr, "a_extra")) a_attr.push_back(attr->at("a_extra"));
+  }
+  a_attr.insert(a_attr.end(), g_attr.begin(), g_attr.end());
+  out->append(link ? "<a " : "<g ");
+  for (size_t i = 0; i < a_attr.size(); ++i) absl::StrAppend(out, i ? " " : "", a_attr[i]);
+  out->append(">\n");
+  std::string shown = Truthy(*attr, "title") ? attr->at("title") : title;
+  out->append("<title>");
+  AppendXml(out, shown, true);
+  out->append("</title>");
+  return link ? "</a>\n" : "</g>\n";
+}
+
 }  // namespace
 
 void WriteSvg(const Layout& l, const FlameOptions& o, std::string* out) {
@@ -208,13 +264,13 @@ void WriteSvg(const Layout& l, const FlameOptions& o, std::string* out) {
   out->append("<g id=\"frames\">\n");
   for (const Frame& f : l.frames) {
     FrameView v = p.View(f);
-    out->append("<g >\n<title>");
-    AppendXml(out, v.title, true);
-    absl::StrAppend(out, "</title><rect x=\"", v.x, "\" y=\"", v.y, "\" width=\"", v.w,
+    std::string close = OpenGroup(o, l.tree->node(f.node).name, v.title, out);
+    absl::StrAppend(out, "<rect x=\"", v.x, "\" y=\"", v.y, "\" width=\"", v.w,
                     "\" height=\"", v.h, "\" fill=\"", v.fill, "\" rx=\"2\" ry=\"2\" />\n",
                     "<text  x=\"", v.tx, "\" y=\"", v.ty, "\" >");
     AppendXml(out, v.label, false);
-    out->append("</text>\n</g>\n");
+    out->append("</text>\n");
+    out->append(close);
   }
   out->append("</g>\n</svg>\n");
 }

@@ -207,6 +207,21 @@ TEST(FlamegraphCli, UsageErrors) {
   EXPECT_EQ(RunTk({"diff", in}).exit_code, 2);
 }
 
+// --nameattr: flamegraph.pl pastes its title and href raw; tk escapes them.
+TEST(FlamegraphCli, NameAttrIsEscaped) {
+  std::string attrs = TempFile("main\ttitle=The <main> thing\thref=http://x/?a=1&b=2\n");
+  RunResult r = RunTk({"flamegraph", "--nameattr", attrs, Input("quirks.folded")});
+  unlink(attrs.c_str());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("<a xlink:href=\"http://x/?a=1&amp;b=2\" target=\"_top\">\n"
+                       "<title>The &lt;main&gt; thing</title>"),
+            std::string::npos);
+  ExpectWellFormed(r.out, "nameattr");
+  std::string bad = TempFile("no tab here\n");
+  EXPECT_EQ(RunTk({"flamegraph", "--nameattr", bad, Input("quirks.folded")}).exit_code, 2);
+  unlink(bad.c_str());
+}
+
 // A chain graph of a stack without "--" gets no "--" frame (flamegraph.pl adds one).
 TEST(FlamegraphCli, ChainWithoutWaker) {
   RunResult r = RunTk({"flamegraph", "--colors", "chain", Input("chain-nodash.folded")});

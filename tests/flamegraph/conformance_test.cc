@@ -89,7 +89,7 @@ TEST(FlamegraphConformance, CommittedReferences) {
     std::string name, input;
     words >> name >> input;
     std::vector<std::string> args = {"flamegraph"};
-    for (std::string w; words >> w;) args.push_back(w);
+    for (std::string w; words >> w;) args.push_back(w.rfind("testdata/", 0) == 0 ? SourcePath(w) : w);
     args.push_back(SourcePath(input));
     RunResult r = RunTk(args);
     ++cases;

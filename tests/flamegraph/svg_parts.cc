@@ -17,15 +17,19 @@ std::optional<SvgParts> SplitSvg(const std::string& svg) {
   SvgParts p;
   p.header = svg.substr(0, script);
   p.fixed = svg.substr(end, frames - end);
+  // Each frame is four lines: <g ...> (or <a ...> with --nameattr), title and rect, text,
+  // </g> (</a>); the frames' own </g> and </svg> end the file.
   for (size_t pos = frames + 16;;) {
-    size_t start = svg.find("<g >\n", pos);
-    if (start == std::string::npos) break;
-    size_t close = svg.find("\n</g>\n", start);
-    if (close == std::string::npos) return std::nullopt;
-    ++p.blocks[svg.substr(start, close + 6 - start)];
-    pos = close + 6;
+    if (svg.compare(pos, std::string::npos, "</g>\n</svg>\n") == 0) return p;
+    size_t end = pos;
+    for (int line = 0; line < 4; ++line) {
+      end = svg.find('\n', end);
+      if (end == std::string::npos) return std::nullopt;
+      ++end;
+    }
+    ++p.blocks[svg.substr(pos, end - pos)];
+    pos = end;
   }
-  return p;
 }
 
 std::vector<std::string> Missing(const SvgParts& a, const SvgParts& b) {
