@@ -44,7 +44,9 @@ bool ConcatLess(std::string_view a1, std::string_view a2, std::string_view b1,
                 std::string_view b2) {
   size_t na = a1.size() + a2.size(), nb = b1.size() + b2.size();
   size_t common = std::min(a1.size(), b1.size());
-  if (int c = std::memcmp(a1.data(), b1.data(), common); c != 0) return c < 0;
+  if (common) {
+    if (int c = std::memcmp(a1.data(), b1.data(), common); c != 0) return c < 0;
+  }
   for (size_t i = common; i < na && i < nb; ++i) {
     unsigned char x = i < a1.size() ? a1[i] : a2[i - a1.size()];
     unsigned char y = i < b1.size() ? b1[i] : b2[i - b1.size()];
