@@ -1,15 +1,16 @@
 // tk flamegraph against flamegraph.pl on a >= 32 MB folded file, timed in the same run.
 //
-// Inputs (generated, not committed): bench/make_flamegraph_input.sh writes
-//   distinct.folded  ~1M distinct frames (a system-wide fold copied with renamed roots)
-//   repeated.folded  the same size, identical lines (the distinct frames of one copy)
-// into $TK_FLAMEGRAPH_BENCH_DIR (default /tmp/tk-flamegraph-bench); the benchmark runs the
-// script when they are missing. $TK_FLAMEGRAPH is flamegraph.pl's directory (/tmp/FlameGraph).
+// Inputs (generated, not committed) come from bench/make-inputs.sh, which runs
+// bench/make_flamegraph_input.sh (see bench/bench_inputs.h for the directory):
+//   flamegraph-distinct.folded  ~770k distinct frames (a system-wide fold copied with renamed
+//                               roots)              $TK_FLAMEGRAPH_BENCH_DISTINCT overrides
+//   flamegraph-repeated.folded  the same size, identical lines (the distinct frames of one copy)
+// $TK_FLAMEGRAPH is flamegraph.pl's directory (default /tmp/FlameGraph).
 //
-// BM_TkFlamegraph/distinct   `tk flamegraph distinct.folded > /dev/null`
-// BM_TkFlamegraph/repeated   the same on repeated.folded (memory: distinct frames, not size)
-// BM_FlamegraphPl/distinct   anchor: `perl flamegraph.pl distinct.folded > /dev/null`
-// BM_LayoutInProcess         reading and laying out distinct.folded in memory (no SVG)
+// BM_TkFlamegraph/distinct   `tk flamegraph flamegraph-distinct.folded > /dev/null`
+// BM_TkFlamegraph/repeated   the same on the repeated input (memory: distinct frames, not size)
+// BM_FlamegraphPl/distinct   anchor: `perl flamegraph.pl flamegraph-distinct.folded > /dev/null`
+// BM_LayoutInProcess         reading and laying out the distinct input in memory (no SVG)
 // Each command's peak RSS is the counter maxrss_MB (wait4 of the child).
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -23,23 +24,16 @@
 
 #include "analyses/flamegraph/folded.h"
 #include "analyses/flamegraph/layout.h"
+#include "bench/bench_inputs.h"
 #include "benchmark/benchmark.h"
 
 namespace {
 
-std::string Dir() {
-  const char* d = std::getenv("TK_FLAMEGRAPH_BENCH_DIR");
-  return d ? d : "/tmp/tk-flamegraph-bench";
-}
-
-std::string Input(const std::string& name) {
-  std::string path = Dir() + "/" + name + ".folded";
-  if (!std::filesystem::exists(path)) {
-    std::string cmd = std::string(TK_SOURCE_DIR) + "/bench/make_flamegraph_input.sh " +
-                      TK_BINARY + " " + Dir();
-    if (std::system(cmd.c_str()) != 0) return "";
+std::string Input(const char* name) {
+  if (std::string(name) == "distinct") {
+    return tk::bench::BenchInput("TK_FLAMEGRAPH_BENCH_DISTINCT", "flamegraph-distinct.folded");
   }
-  return path;
+  return tk::bench::BenchInput("TK_FLAMEGRAPH_BENCH_REPEATED", "flamegraph-repeated.folded");
 }
 
 // Runs `cmd` with /bin/sh; returns the child's peak RSS in MB, or -1 when it failed.
@@ -70,11 +64,11 @@ void Command(benchmark::State& state, const std::string& cmd) {
 
 void BM_TkFlamegraph(benchmark::State& state, const char* name) {
   std::string in = Input(name);
-  if (in.empty()) return state.SkipWithError("cannot generate the input");
+  if (!tk::bench::RequireInput(state, in)) return;
   state.SetBytesProcessed(static_cast<int64_t>(state.max_iterations) *
                           static_cast<int64_t>(std::filesystem::file_size(in)));
   // exec: the shell's own RSS is not the measure.
-  Command(state, std::string("exec ") + TK_BINARY + " flamegraph " + in + " > /dev/null");
+  Command(state, "exec " + tk::bench::TkBinary() + " flamegraph " + in + " > /dev/null");
 }
 BENCHMARK_CAPTURE(BM_TkFlamegraph, distinct, "distinct")
     ->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
@@ -85,8 +79,9 @@ void BM_FlamegraphPl(benchmark::State& state, const char* name) {
   std::string in = Input(name);
   const char* d = std::getenv("TK_FLAMEGRAPH");
   std::string pl = std::string(d ? d : "/tmp/FlameGraph") + "/flamegraph.pl";
-  if (in.empty() || !std::filesystem::exists(pl)) {
-    return state.SkipWithError("no input or no flamegraph.pl (set TK_FLAMEGRAPH)");
+  if (!tk::bench::RequireInput(state, in)) return;
+  if (!std::filesystem::exists(pl)) {
+    return state.SkipWithError(("skip: no " + pl + " (set TK_FLAMEGRAPH)").c_str());
   }
   Command(state, "exec perl " + pl + " " + in + " > /dev/null 2>&1");
 }
@@ -95,7 +90,7 @@ BENCHMARK_CAPTURE(BM_FlamegraphPl, distinct, "distinct")
 
 void BM_LayoutInProcess(benchmark::State& state) {
   std::string in = Input("distinct");
-  if (in.empty()) return state.SkipWithError("cannot generate the input");
+  if (!tk::bench::RequireInput(state, in)) return;
   std::ifstream f(in, std::ios::binary);
   std::stringstream ss;
   ss << f.rdbuf();

@@ -116,6 +116,30 @@ TEST(FlamegraphCli, TraceIsFoldedFirst) {
   }
 }
 
+// tk fold's off-CPU mode is one of the fold flags: the same picture as folding first.
+TEST(FlamegraphCli, OffCpuFoldFirst) {
+  std::string trace = SourcePath("testdata/offcpu/offcpu.data");
+  if (!FileExists(trace)) GTEST_SKIP() << "no off-CPU fixture";
+  std::vector<std::string> host = {"--no-buildid-cache", "--no-host-kallsyms",
+                                   "--kallsyms", SourcePath("testdata/offcpu/kallsyms")};
+  std::vector<std::string> fold = {"fold", "--off-cpu"};
+  fold.insert(fold.end(), host.begin(), host.end());
+  fold.push_back(trace);
+  RunResult folded = RunTk(fold);
+  ASSERT_EQ(folded.exit_code, 0) << folded.err;
+  std::string path = TempFile(folded.out);
+  RunResult want = RunTk({"flamegraph", "--countname", "us", path});
+  unlink(path.c_str());
+  std::vector<std::string> fg = {"flamegraph", "--off-cpu", "--countname", "us"};
+  fg.insert(fg.end(), host.begin(), host.end());
+  fg.push_back(trace);
+  RunResult got = RunTk(fg);
+  EXPECT_EQ(got.exit_code, 0) << got.err;
+  EXPECT_EQ(got.out, want.out);
+  EXPECT_NE(got.out.find(" us, "), std::string::npos);
+  EXPECT_EQ(RunTk({"flamegraph", "--state", "D", trace}).exit_code, 2);
+}
+
 TEST(FlamegraphCli, NoValidLineIsADataError) {
   for (std::string content : {std::string(""), std::string("no counts here\nnor here\n"),
                               std::string("a;b 0\n")}) {
