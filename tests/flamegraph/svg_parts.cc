@@ -58,9 +58,7 @@ bool InCi() {
 }
 
 std::optional<std::string> FlamegraphCorpus() {
-  // TK_SHARED_DIR names the shared directory when it is not ../shared (a worktree elsewhere).
-  std::optional<std::string> shared = SharedDir();
-  if (const char* env = std::getenv("TK_SHARED_DIR"); !shared && env && *env) shared = env;
+  std::optional<std::string> shared = SharedDir();  // ../shared or $TK_SHARED_DIR
   if (!shared) return std::nullopt;
   std::string dir = *shared + "/conformance/flamegraph";
   if (!FileExists(dir + "/expected")) return std::nullopt;

@@ -26,8 +26,7 @@ std::vector<std::string> Missing(const SvgParts& a, const SvgParts& b);
 // Deletes the characters XML 1.0 does not allow (tk drops them; flamegraph.pl writes them).
 std::string DropXmlInvalid(std::string s);
 
-// ../shared/conformance/flamegraph ($TK_SHARED_DIR/conformance/flamegraph when there is no
-// ../shared), or nullopt (tests skip; under CI=true they fail).
+// ../shared/conformance/flamegraph (SharedDir(): $TK_SHARED_DIR when set), or nullopt (tests skip; under CI=true they fail).
 std::optional<std::string> FlamegraphCorpus();
 bool InCi();
 
