@@ -65,7 +65,6 @@ int RunDiff(int argc, char** argv) {
                "One JSON object: {before_total, after_total, stacks: [{stack, before, after}]}");
   AddFoldArgs(app, &fold);
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
-  if (int rc = CheckFoldArgs(app, fold); rc >= 0) return rc;
   if (before == "-" && after == "-") return Fail("diff: only one input can be stdin", kExitUsage);
 
   fg::FoldedDiff diff(d);

@@ -5,6 +5,8 @@
 // fold's flags. See docs/flamegraph.md for every difference from flamegraph.pl.
 #include "cli/flamegraph_command.h"
 
+#include <unistd.h>
+
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -117,6 +119,31 @@ void ReportMalformed(Diagnostics& diag, uint64_t line_no, std::string_view line)
 
 }  // namespace
 
+void AddFoldArgs(CLI::App& app, FoldArgs* a) {
+  for (const char* f : {"--pid", "--tid", "--kernel", "--jit", "--all", "--addrs", "--off-cpu",
+                        "--wakeup", "--no-buildid-cache", "--no-host-kallsyms"}) {
+    app.add_flag(f, a->flags[f], std::string("tk fold ") + f + " (for a trace input)")
+        ->group("tk fold flags (a trace input is folded first)");
+  }
+  for (const char* o : {"--event-filter", "--symfs", "--kallsyms", "--state", "--min-us",
+                        "--max-us", "--threads"}) {
+    app.add_option(o, a->values[o], std::string("tk fold ") + o + " (for a trace input)")
+        ->group("tk fold flags (a trace input is folded first)");
+  }
+}
+
+std::vector<std::string> FoldArgs::Argv() const {
+  std::vector<std::string> argv;
+  for (const auto& [f, on] : flags)
+    if (on) argv.push_back(f);
+  for (const auto& [o, v] : values) {
+    if (v.empty()) continue;
+    argv.push_back(o);
+    argv.push_back(v);
+  }
+  return argv;
+}
+
 bool LooksFolded(std::string_view head) {
   int lines = 0, folded = 0;
   bool first_ok = false;
@@ -140,6 +167,7 @@ bool LooksFolded(std::string_view head) {
 }
 
 int LoadFolded(const std::string& path, bool force_folded, FoldArgs& fold, FoldedInput* out) {
+  // A trace goes through `tk fold` itself (same flags, same messages), its output captured.
   absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
   if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
   out->input = std::move(*in);
@@ -155,8 +183,33 @@ int LoadFolded(const std::string& path, bool force_folded, FoldArgs& fold, Folde
     out->text = *input.mapped();
     return kExitOk;
   }
+  std::string file = path;
+  std::string spool;
+  if (path == "-") {  // stdin was read already: tk fold reads the spooled copy
+    if (absl::Status st = input.EnsureMapped(); !st.ok()) return Fail(SV(st.message()), kExitUsage);
+    char tmpl[] = "/tmp/tk_flamegraph_XXXXXX";
+    int fd = mkstemp(tmpl);
+    if (fd < 0) return Fail("cannot create a temporary file", kExitUsage);
+    std::string_view data = *input.mapped();
+    bool ok = write(fd, data.data(), data.size()) == static_cast<ssize_t>(data.size());
+    close(fd);
+    spool = file = tmpl;
+    if (!ok) {
+      unlink(tmpl);
+      return Fail("cannot write a temporary file", kExitUsage);
+    }
+  }
+  std::vector<std::string> args = {"tk fold"};
+  for (std::string& a : fold.Argv()) args.push_back(a);
+  args.push_back(file);
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
   std::ostringstream os;
-  if (int rc = FoldToText(input, fold, false, os); rc != kExitOk) return rc;
+  std::streambuf* saved = std::cout.rdbuf(os.rdbuf());
+  int rc = RunFold(static_cast<int>(argv.size()), argv.data());
+  std::cout.rdbuf(saved);
+  if (!spool.empty()) unlink(spool.c_str());
+  if (rc != kExitOk) return rc;
   out->folded = std::move(os).str();
   out->text = out->folded;
   out->from_trace = true;
@@ -218,7 +271,6 @@ int RunFlamegraph(int argc, char** argv) {
                "y, w, fill, title, label}]}");
   AddFoldArgs(app, &fold);
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
-  if (int rc = CheckFoldArgs(app, fold); rc >= 0) return rc;
   if (std::string err = fg::ValidateOptions(o); !err.empty()) {
     return Fail("flamegraph: " + err, kExitUsage);
   }

@@ -3,15 +3,24 @@
 #ifndef TK_CLI_FLAMEGRAPH_COMMAND_H_
 #define TK_CLI_FLAMEGRAPH_COMMAND_H_
 
+#include <map>
 #include <memory>
+#include <vector>
 #include <string>
 #include <string_view>
 
 #include "CLI/CLI.hpp"
-#include "cli/fold_command.h"
 #include "core/input.h"
 
 namespace tk::cli {
+
+// tk fold's flags, passed through to `tk fold` when an input is a trace.
+struct FoldArgs {
+  std::map<std::string, std::string> values;  // --symfs, --kallsyms, --event-filter, ...
+  std::map<std::string, bool> flags;          // --pid, --kernel, --off-cpu, ...
+  std::vector<std::string> Argv() const;
+};
+void AddFoldArgs(CLI::App& app, FoldArgs* a);
 
 // Whether the first bytes of a text input look like folded stacks: most of its first lines
 // (and the first one) are "STACK COUNT" lines.

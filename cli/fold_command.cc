@@ -10,7 +10,6 @@
 #include "analyses/fold/fold.h"
 #include "analyses/fold/text_fold.h"
 #include "cli/commands.h"
-#include "cli/fold_command.h"
 #include "cli/common.h"
 #include "cli/fold_offcpu.h"
 #include "core/absl_compat.h"
@@ -30,62 +29,66 @@ int Threads(int requested) {
 
 }  // namespace
 
-void AddFoldArgs(CLI::App& app, FoldArgs* a) {
-  analyses::fold::FoldOptions& fo = a->fo;
+int RunFold(int argc, char** argv) {
+  CLI::App app(
+      "tk fold: fold stacks into \"root;caller;...;leaf COUNT\" lines for flame graphs, as\n"
+      "`perf script | stackcollapse-perf.pl` prints them. Reads perf.data or `perf script`\n"
+      "text; output sorted, weighted by the sample period when the input has one.",
+      "tk fold");
+  std::string path = "perf.data";
+  analyses::fold::FoldOptions fo;
+  bool all = false;
+  int threads = 0;
+  ParseOptions popts;
+  app.add_option("file", path, "Input file (default perf.data), - for stdin");
   app.add_flag("--pid", fo.include_pid, "Include the PID with the process name: comm-PID");
   app.add_flag("--tid", fo.include_tid,
                "Include the PID and TID with the process name: comm-PID/TID");
   app.add_flag("--kernel", fo.names.annotate_kernel, "Annotate kernel functions with _[k]");
   app.add_flag("--jit", fo.names.annotate_jit, "Annotate JIT functions with _[j]");
-  app.add_flag("--all", a->all, "All annotations (--kernel --jit)");
+  app.add_flag("--all", all, "All annotations (--kernel --jit)");
   app.add_flag("--addrs", fo.names.include_addrs,
                "Include raw addresses where symbols cannot be found: [dso <addr>]");
   app.add_option("--event-filter", fo.event_filter,
                  "Fold only events of this type (default: the first event type seen)");
-  app.add_option("--threads", a->threads,
+  bool json = false;
+  app.add_flag("--json", json, "One JSON object: {event, total, stacks: [{frames, count}]}");
+  app.add_option("--threads", threads,
                  "Threads (default 2 on 2+ cores): text folds in two halves, perf.data stacks "
                  "fold beside the reader")
       ->group("");
-  AddSymbolOptions(app, &a->popts);
-  AddOffCpuFlags(app, &a->offcpu);
-}
+  AddSymbolOptions(app, &popts);
+  OffCpuFlags offcpu;
+  AddOffCpuFlags(app, &offcpu);
+  if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
+  if (int rc = CheckOffCpuFlags(app, offcpu); rc >= 0) return rc;
+  if (all) fo.names.annotate_kernel = fo.names.annotate_jit = true;
 
-int CheckFoldArgs(const CLI::App& app, const FoldArgs& a) {
-  return CheckOffCpuFlags(app, a.offcpu);
-}
-
-int FoldToText(Input& in, FoldArgs& a, bool json, std::ostream& out) {
-  analyses::fold::FoldOptions fo = a.fo;
-  if (a.all) fo.names.annotate_kernel = fo.names.annotate_jit = true;
-  Diagnostics diag(in.name());
-  absl::StatusOr<std::string_view> head = in.Peek(8192);
+  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
+  if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
+  Diagnostics diag((*in)->name());
+  absl::StatusOr<std::string_view> head = (*in)->Peek(8192);
   if (!head.ok()) return Fail(SV(head.status().message()), kExitUsage);
   Format format = DetectFormat(*head);
   // perf script's default header shows only the TID, so stackcollapse shows "?" for the PID
   // of perf.data samples; tk folds perf.data as that pipeline would.
   fo.pid_shown = format != Format::kPerfData && format != Format::kPerfDataPipe;
-  fo.worker_thread = Threads(a.threads) >= 2;
-  if (a.offcpu.on()) {
-    // RunOffCpuFold writes to std::cout: point it at `out` meanwhile.
-    std::streambuf* saved = std::cout.rdbuf(out.rdbuf());
-    int rc = RunOffCpuFold(in, a.popts, a.offcpu, fo, json, diag);
-    std::cout.rdbuf(saved);
-    return rc;
-  }
+  fo.worker_thread = Threads(threads) >= 2;
+  if (offcpu.on()) return RunOffCpuFold(**in, popts, offcpu, fo, json, diag);
   analyses::fold::FoldSink sink(fo);
 
   absl::Status st;
   if (format == Format::kPerfScriptText) {
-    if (std::optional<std::string_view> text = in.mapped()) {
+    if (std::optional<std::string_view> text = (*in)->mapped()) {
       analyses::fold::TextFoldOptions to;
-      to.threads = Threads(a.threads);
+      to.threads = Threads(threads);
       to.release_parsed_pages = true;  // Input::Open maps files read-only, privately
-      st = analyses::fold::FoldText(*text, in.name(), to, sink, diag);
+      st = analyses::fold::FoldText(*text, (*in)->name(), to, sink, diag);
     } else {
-      st = parsers::perf_script::NewPerfScriptParser(a.popts)->Parse(in, sink, diag);
+      st = parsers::perf_script::NewPerfScriptParser(popts)->Parse(**in, sink, diag);
     }
   } else {
-    st = ParseInput(in, a.popts, sink, diag);
+    st = ParseInput(**in, popts, sink, diag);
   }
   diag.PrintSummary();
   if (!sink.first_filtered().empty() && sink.samples() > 0) {
@@ -97,31 +100,11 @@ int FoldToText(Input& in, FoldArgs& a, bool json, std::ostream& out) {
     return Fail((*in)->name() + ": " + why, kExitData);
   }
   if (json) {
-    sink.WriteJson(out);
+    sink.WriteJson(std::cout);
   } else {
-    sink.Write(out);
+    sink.Write(std::cout);
   }
-  return FinishOutput(out);
-}
-
-int RunFold(int argc, char** argv) {
-  CLI::App app(
-      "tk fold: fold stacks into \"root;caller;...;leaf COUNT\" lines for flame graphs, as\n"
-      "`perf script | stackcollapse-perf.pl` prints them. Reads perf.data or `perf script`\n"
-      "text; output sorted, weighted by the sample period when the input has one.",
-      "tk fold");
-  std::string path = "perf.data";
-  FoldArgs args;
-  app.add_option("file", path, "Input file (default perf.data), - for stdin");
-  bool json = false;
-  app.add_flag("--json", json, "One JSON object: {event, total, stacks: [{frames, count}]}");
-  AddFoldArgs(app, &args);
-  if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
-  if (int rc = CheckFoldArgs(app, args); rc >= 0) return rc;
-
-  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
-  if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
-  return FoldToText(**in, args, json, std::cout);
+  return FinishOutput(std::cout);
 }
 
 }  // namespace tk::cli

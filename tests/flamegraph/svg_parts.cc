@@ -52,11 +52,6 @@ std::string DropXmlInvalid(std::string s) {
   return out;
 }
 
-bool InCi() {
-  const char* ci = std::getenv("CI");
-  return ci && std::string(ci) == "true";
-}
-
 std::optional<std::string> FlamegraphCorpus() {
   std::optional<std::string> shared = SharedDir();  // ../shared or $TK_SHARED_DIR
   if (!shared) return std::nullopt;

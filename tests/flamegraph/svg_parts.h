@@ -28,7 +28,6 @@ std::string DropXmlInvalid(std::string s);
 
 // ../shared/conformance/flamegraph (SharedDir(): $TK_SHARED_DIR when set), or nullopt (tests skip; under CI=true they fail).
 std::optional<std::string> FlamegraphCorpus();
-bool InCi();
 
 // The tk arguments for a corpus file name's options part ("minwidth_2--width_800").
 std::vector<std::string> CorpusArgs(const std::string& opts);
