@@ -14,6 +14,8 @@
 #              bench.v6.trace.dat the same converted to v6, uncompressed
 #              offcpu.data        perf record -a -g -e sched:sched_switch -e sched:sched_waking
 #                                 -- perf bench sched pipe -l 100000 (~70 MB)
+#              flamegraph-distinct.folded, flamegraph-repeated.folded (32 MB each; generated
+#                                 by bench/make_flamegraph_input.sh from testdata/fold texts)
 #   --huge   also sched-huge.data: perf sched record -- perf bench sched pipe -l 1500000 (~1.1 GB,
 #            10 M events; issue 16's scale target)
 #
@@ -42,10 +44,13 @@ if ((small)); then
   copy "$rec/sched/sched.trace.dat" bench.trace.dat
   copy "$rec/sched/sched.v6.trace.dat" bench.v6.trace.dat
   copy "$here/testdata/offcpu/offcpu.data" offcpu.data
+  bash "$here/bench/make_flamegraph_input.sh" "$here/build/tk" "$dir" 1
   echo "make-inputs: small inputs in $dir" >&2
   exit 0
 fi
 
+# Folded stacks for flamegraph_bench (generated from committed texts, no recording).
+bash "$here/bench/make_flamegraph_input.sh" "$here/build/tk" "$dir" 32
 [ "$(id -u)" = 0 ] || { echo "make-inputs: recording needs root (or use --small)" >&2; exit 1; }
 command -v perf >/dev/null || { echo "make-inputs: perf not installed" >&2; exit 1; }
 

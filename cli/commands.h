@@ -17,6 +17,8 @@ int RunReport(int argc, char** argv);
 int RunPprof(int argc, char** argv);
 int RunMerge(int argc, char** argv);
 int RunSql(int argc, char** argv);
+int RunFlamegraph(int argc, char** argv);
+int RunDiff(int argc, char** argv);
 
 }  // namespace tk::cli
 

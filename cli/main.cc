@@ -31,15 +31,19 @@ constexpr Command kCommands[] = {
     {"pprof", tk::cli::RunPprof, "export samples as a gzipped pprof profile.proto"},
     {"sql", tk::cli::RunSql, "events into SQLite, CSV or JSON Lines tables; SQL queries"},
     {"merge", tk::cli::RunMerge, "exact sum of folded stack files (fleet map/reduce)"},
+    {"flamegraph", tk::cli::RunFlamegraph, "SVG flame graph (flamegraph.pl's) of folded stacks or a trace"},
+    {"diff", tk::cli::RunDiff, "differential folded stacks of two profiles (difffolded.pl)"},
 };
 
 void Usage(std::ostream& out) {
   out << "usage: tk COMMAND [options] [FILE|-]\n\n"
          "Reads perf.data, trace.dat, `perf script` text or ftrace/`trace-cmd report` text\n"
          "(format detected from the first bytes; - is stdin).\n\ncommands:\n";
-  for (const Command& c : kCommands)
-    out << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
-  out << "  help      tk help COMMAND [SUBCOMMAND]: the options of a command\n"
+  for (const Command& c : kCommands) {
+    size_t n = std::strlen(c.name);
+    out << "  " << c.name << std::string(n < 12 ? 12 - n : 2, ' ') << c.summary << "\n";
+  }
+  out << "  help        tk help COMMAND [SUBCOMMAND]: the options of a command\n"
          "\ntk --version prints the version.\n";
 }
 

@@ -22,6 +22,7 @@ PACKAGES=(
   linux-perf                      # test oracle and live recording
   perl                            # stackcollapse-perf.pl comparisons in bench
   e2fsprogs util-linux            # loop-device fixtures (mkfs.ext4, losetup)
+  chromium libxml2-utils nodejs   # tk flamegraph tests: headless browser, xmllint, DevTools driver
 )
 
 missing=()
