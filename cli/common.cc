@@ -72,14 +72,21 @@ bool IsSideBand(EventKind k) {
          k == EventKind::kLost;
 }
 
-// The event an analysis cannot do without, from what it wants: block requests for iolat,
-// context switches for sched; any event (*any) otherwise.
-EventKind KeyKind(EventMask wants, bool* any) {
+// The events an analysis cannot do without, from what it wants: the typed families (irq,
+// syscalls, page events) for the reports built on them, block requests for iolat, context
+// switches for sched; any event (*any) otherwise.
+EventMask KeyKinds(EventMask wants, bool* any) {
   *any = false;
-  if (wants.Has(EventKind::kBlockRq)) return EventKind::kBlockRq;
-  if (wants.Has(EventKind::kSchedSwitch)) return EventKind::kSchedSwitch;
+  EventMask families;
+  for (EventKind k : {EventKind::kIrq, EventKind::kSoftirq, EventKind::kSyscall, EventKind::kPage})
+    if (wants.Has(k)) families.Add(k);
+  if (families.Has(EventKind::kIrq) || families.Has(EventKind::kSoftirq) ||
+      families.Has(EventKind::kSyscall) || families.Has(EventKind::kPage))
+    return families;
+  if (wants.Has(EventKind::kBlockRq)) return EventMask().Add(EventKind::kBlockRq);
+  if (wants.Has(EventKind::kSchedSwitch)) return EventMask().Add(EventKind::kSchedSwitch);
   *any = true;
-  return EventKind::kSample;
+  return EventMask();
 }
 
 // Forwards to an analysis and counts the events of its key kind, so a command can say what its
@@ -87,10 +94,10 @@ EventKind KeyKind(EventMask wants, bool* any) {
 class CountingForwarder final : public EventSink {
  public:
   explicit CountingForwarder(EventSink* next)
-      : next_(next), key_(KeyKind(next->wants(), &any_)) {}
+      : next_(next), key_(KeyKinds(next->wants(), &any_)) {}
   EventMask wants() const override { return next_->wants(); }
   absl::Status OnEvent(const Event& e) override {
-    if (e.kind() == key_ || (any_ && !IsSideBand(e.kind()))) ++events_;
+    if (key_.Has(e.kind()) || (any_ && !IsSideBand(e.kind()))) ++events_;
     return next_->OnEvent(e);
   }
   absl::Status Finish() override { return next_->Finish(); }
@@ -99,7 +106,7 @@ class CountingForwarder final : public EventSink {
  private:
   EventSink* next_;
   bool any_ = false;
-  EventKind key_;
+  EventMask key_;
   uint64_t events_ = 0;
 };
 
@@ -107,23 +114,24 @@ class CountingForwarder final : public EventSink {
 // to record it.
 std::string MissingEvents(EventMask wants) {
   bool any;
-  switch (KeyKind(wants, &any)) {
-    case EventKind::kBlockRq:
-      return "no block request events: record with perf record -e 'block:*' -a (tk info lists "
-             "what the file holds)";
-    case EventKind::kSchedSwitch:
-      return "no sched:sched_switch events: record with perf sched record, or perf record -e "
-             "sched:sched_switch -e sched:sched_wakeup -e sched:sched_waking -a (tk info lists "
-             "what the file holds)";
-    default:
-      return "none of the events this command reads (tk info lists what the file holds)";
+  EventMask key = KeyKinds(wants, &any);
+  if (any) return "none of the events this command reads (tk info lists what the file holds)";
+  if (key.Has(EventKind::kBlockRq)) {
+    return "no block request events: record with perf record -e 'block:*' -a (tk info lists "
+           "what the file holds)";
   }
+  if (key.Has(EventKind::kSchedSwitch)) {
+    return "no sched:sched_switch events: record with perf sched record, or perf record -e "
+           "sched:sched_switch -e sched:sched_wakeup -e sched:sched_waking -a (tk info lists "
+           "what the file holds)";
+  }
+  return "none of the events this command reads (tk info lists what the file holds)";
 }
 
 }  // namespace
 
 int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& sink,
-                Format* detected) {
+                Format* detected, const char* needs) {
   absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
   if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
   Diagnostics diag((*in)->name());
@@ -132,7 +140,8 @@ int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& si
   diag.PrintSummary();
   if (!st.ok()) return Fail(SV(st.message()), kExitData);
   if (counted.events() == 0) {
-    return Fail((*in)->name() + ": " + MissingEvents(sink.wants()), kExitData);
+    return Fail((*in)->name() + ": " + (needs ? std::string(needs) : MissingEvents(sink.wants())),
+                kExitData);
   }
   return kExitOk;
 }

@@ -47,9 +47,10 @@ void AddFoldNameFlags(CLI::App& app, FoldNameFlags* f, const std::string& filter
 // sink none of the events it wants (side-band records aside) is a data error naming what to
 // record ("no sched:sched_switch events: record with perf sched record ..."). Returns an exit
 // code.
-// `detected` (optional) receives the format.
+// `detected` (optional) receives the format; `needs` (optional) replaces the generic
+// missing-events line with the command's own ("no irq:* events: record with ...").
 int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& sink,
-                Format* detected = nullptr);
+                Format* detected = nullptr, const char* needs = nullptr);
 
 // Flushes `out`; a closed pipe (EPIPE) is not an error. Returns an exit code.
 int FinishOutput(std::ostream& out);

@@ -43,7 +43,7 @@ inline void AddReportFlags(CLI::App* app, ReportFlags* f, bool with_top) {
 // (what to record) and returns 1; else writes its JSON or text report to stdout.
 template <typename Analysis>
 int RunReport(const ReportFlags& flags, Analysis& a, const char* needs) {
-  if (int rc = RunPipeline(flags.path, ParseOptions(), a); rc != kExitOk) return rc;
+  if (int rc = RunPipeline(flags.path, ParseOptions(), a, nullptr, needs); rc != kExitOk) return rc;
   if (a.events() == 0) return Fail(flags.path + ": " + needs, kExitData);
   if (flags.json)
     a.WriteJson(std::cout);

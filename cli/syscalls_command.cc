@@ -46,7 +46,9 @@ int RunSyscalls(int argc, char** argv) {
       return Fail("syscalls: --compat perf-trace takes no other option (perf trace -s has none)",
                   kExitUsage);
     syscalls::PerfTraceSummary a(o.arch);
-    if (int rc = RunPipeline(f.path, ParseOptions(), a); rc != kExitOk) return rc;
+    if (int rc = RunPipeline(f.path, ParseOptions(), a, nullptr, syscalls::kSyscallsNeeds);
+        rc != kExitOk)
+      return rc;
     if (a.syscall_events() == 0) return Fail(f.path + ": " + syscalls::kSyscallsNeeds, kExitData);
     a.Write(std::cout);
     return FinishOutput(std::cout);
