@@ -47,6 +47,39 @@ bool LooksLikeFtraceLine(std::string_view line) {
   return AllDigits(before.substr(dash + 1));
 }
 
+// A `perf script` event header, its comm right-aligned or not:
+//   "            perf 14376 [000]   910.086195:                       sched:sched_wakeup: ..."
+//   "java 24636/25607 [000] 4794564.109216: cycles:"
+// i.e. "PID[/TID] [CPU] SECONDS.FRACTION:" after the comm. perf pads comms with spaces, so a
+// tracepoint-only text has no line that starts without whitespace.
+bool LooksLikePerfScriptHeader(std::string_view line) {
+  size_t br = line.find(" [");
+  while (br != std::string_view::npos) {
+    size_t close = line.find(']', br);
+    if (close == std::string_view::npos) return false;
+    if (close > br + 2 && AllDigits(line.substr(br + 2, close - br - 2))) {
+      std::string_view before = StripTrailing(line.substr(0, br));
+      size_t sp = before.find_last_of(" \t");
+      if (sp == std::string_view::npos) return false;
+      std::string_view pid = before.substr(sp + 1);
+      size_t slash = pid.find('/');
+      bool pid_ok = slash == std::string_view::npos
+                        ? AllDigits(pid) || pid == "-1"
+                        : AllDigits(pid.substr(0, slash)) && AllDigits(pid.substr(slash + 1));
+      if (!pid_ok || pid.empty()) return false;
+      std::string_view rest = Strip(line.substr(close + 1));
+      size_t colon = rest.find(':');
+      if (colon == std::string_view::npos) return false;
+      std::string_view ts = rest.substr(0, colon);
+      size_t dot = ts.find('.');
+      return dot != std::string_view::npos && dot > 0 && AllDigits(ts.substr(0, dot)) &&
+             AllDigits(ts.substr(dot + 1));
+    }
+    br = line.find(" [", br + 1);
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string_view FormatName(Format f) {
@@ -102,9 +135,12 @@ Format DetectFormat(std::string_view head) {
     if (line[0] == ' ' || line[0] == '\t') {
       // Frames of a perf script stack start with whitespace; ftrace lines are right-aligned
       // comms and also start with spaces, so check the ftrace shape first.
+      // ":-1    -1 [000] ..." (an exited thread in perf script) ends in "-1" like "comm-PID".
+      if (LooksLikePerfScriptHeader(line)) return Format::kPerfScriptText;
       if (LooksLikeFtraceLine(line)) return Format::kFtraceText;
       continue;
     }
+    if (LooksLikePerfScriptHeader(line)) return Format::kPerfScriptText;
     if (LooksLikeFtraceLine(line)) return Format::kFtraceText;
     return Format::kPerfScriptText;
   }

@@ -85,6 +85,15 @@ TEST(Format, Detects) {
             Format::kFtraceText);
   EXPECT_EQ(DetectFormat("            bash-1234    (   1234) [001] d..2.  1.5: x: y\n"),
             Format::kFtraceText);
+  // perf script pads comms, so a tracepoint-only text starts every line with spaces; an exited
+  // thread's ":-1    -1 [000]" ends in "-1" like ftrace's "comm-PID" (a fresh live recording
+  // was read as ftrace text before the perf script header was checked first).
+  EXPECT_EQ(DetectFormat("            perf 14376 [000]   910.086195:        sched:sched_wakeup: "
+                         "comm=migration/0 pid=18\n"
+                         "             :-1    -1 [001]   910.086201:        sched:sched_switch: x\n"),
+            Format::kPerfScriptText);
+  EXPECT_EQ(DetectFormat("             :-1    -1 [001]   910.086201:        sched:sched_switch: x\n"),
+            Format::kPerfScriptText);
   EXPECT_EQ(DetectFormat(""), Format::kEmpty);  // refused: "empty input"
   EXPECT_EQ(DetectFormat("# only a comment\n"), Format::kPerfScriptText);
   EXPECT_EQ(DetectFormat(std::string_view("\x01\x02\x03", 3)), Format::kUnknown);
