@@ -1,6 +1,7 @@
 // --call-graph dwarf unwinding speed: tk against perf script in the same run, peak RSS too.
 //
-//   TK_UNWIND_BENCH_FILE=/tmp/tk-bench/unwind.data    bench/unwind_record.sh's output (>= 300 MB)
+//   TK_UNWIND_BENCH_FILE (default unwind.data in the bench input dir, bench_inputs.h)
+//                        bench/unwind_record.sh's output (>= 300 MB)
 //   TK_UNWIND_BENCH_SMALL=/tmp/tk-bench/small.data   a smaller one for plain `perf script`,
 //       whose addr2line children (inline frames) can take many minutes on the big file;
 //       default: the big file
@@ -19,6 +20,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "bench/bench_inputs.h"
 #include "benchmark/benchmark.h"
 
 namespace {
@@ -27,7 +29,7 @@ std::string Env(const char* name, const std::string& def) {
   const char* v = std::getenv(name);
   return v && *v ? v : def;
 }
-std::string Big() { return Env("TK_UNWIND_BENCH_FILE", "/tmp/tk-bench/unwind.data"); }
+std::string Big() { return tk::bench::BenchInput("TK_UNWIND_BENCH_FILE", "unwind.data"); }
 std::string Small() { return Env("TK_UNWIND_BENCH_SMALL", Big()); }
 
 // Runs `cmd` with /bin/sh; returns false on failure. *rss_kb = the child's peak RSS.
@@ -46,7 +48,7 @@ bool Run(const std::string& cmd, long* rss_kb) {
 
 void Shell(benchmark::State& state, const std::string& file, const std::string& cmd) {
   if (access(file.c_str(), R_OK) != 0) {
-    state.SkipWithError(("no bench file " + file + " (bench/unwind_record.sh)").c_str());
+    state.SkipWithError(("skip: no bench file " + file + " (bench/unwind_record.sh)").c_str());
     return;
   }
   long peak = 0;
