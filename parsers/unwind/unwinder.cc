@@ -1,18 +1,18 @@
 #include "parsers/unwind/unwinder.h"
 
 #include <dwarf.h>
-#include <elfutils/libdwfl.h>
+#include <elfutils/libdw.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 
 #include "core/byte_reader.h"
 #include "parsers/symbolize/demangle.h"
+#include "parsers/unwind/elf_file.h"
+#include "parsers/unwind/frame_step.h"
 
 namespace tk::parsers::unwind {
 namespace {
@@ -39,44 +39,6 @@ bool PerfReg(const UserSample& s, int bit, uint64_t* v) {
   *v = Load<uint64_t>(s.regs.data() + i * 8, s.swap);
   return true;
 }
-
-// A reported module's files (its Dwfl userdata).
-struct ModuleFiles {
-  std::string elf, debug;
-  bool debug_for_cfi = false;  // the runtime ELF has no .eh_frame: .debug_frame is the CFI
-};
-
-// libdw asks for separate debuginfo when a frame's .eh_frame lookup fails. Only modules
-// without .eh_frame get it: loading a distro debug file (decompressing its DWARF) for every
-// process would cost more than the whole unwinding, for no CFI. Inline frames read the debug
-// files through Unwinder::DwarfFor, once per file.
-int FindDebuginfo(Dwfl_Module*, void** userdata, const char*, Dwarf_Addr, const char*,
-                  const char*, GElf_Word, char** debuginfo_file_name) {
-  const ModuleFiles* files = userdata ? static_cast<const ModuleFiles*>(*userdata) : nullptr;
-  if (!files || !files->debug_for_cfi || files->debug.empty()) return -1;
-  int fd = ::open(files->debug.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd >= 0) *debuginfo_file_name = ::strdup(files->debug.c_str());
-  return fd;
-}
-
-bool HasSection(Elf* elf, const char* name) {
-  size_t shstrndx = 0;
-  if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0) return false;
-  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
-    GElf_Shdr sh;
-    if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS) continue;
-    const char* n = elf_strptr(elf, shstrndx, sh.sh_name);
-    if (n && std::strcmp(n, name) == 0) return true;
-  }
-  return false;
-}
-
-const Dwfl_Callbacks kDwflCallbacks = {
-    nullptr,  // find_elf: every module is reported with its file
-    FindDebuginfo,
-    dwfl_offline_section_address,
-    nullptr,
-};
 
 // A DIE's function name as binutils' addr2line prints it: the linkage name (demangled, as perf
 // then does) when DWARF has one, else DW_AT_name; both through abstract origins.
@@ -120,27 +82,22 @@ Dwarf_Die* LastAlias(Dwarf_Die* cu, Dwarf_Die* sub) {
 
 }  // namespace
 
-struct Unwinder::Proc {
+// A process: the modules reported so far, and the sample being unwound (memory reads).
+struct Unwinder::Proc final : StepContext {
+  struct Mod {
+    uint64_t lo, hi, bias;
+    ElfFile* file;
+  };
   Unwinder* owner = nullptr;
   int32_t pid = -1;
-  int max_frames = 127;
-  Dwfl* dwfl = nullptr;
-  bool attached = false;
-  std::vector<std::pair<uint64_t, uint64_t>> reported;  // module ranges, also files not found
-  std::deque<ModuleFiles> files;                        // module userdata
+  bool attached = false;  // a sample's pc fell into a module (libdwfl: dwfl_attach_state)
+  std::vector<std::pair<uint64_t, uint64_t>> reported;  // executable maps, also files not found
+  std::vector<Mod> mods;
   // The sample being unwound.
   const UserSample* s = nullptr;
-  Dwarf_Word regs[17] = {};
-  unsigned nregs = 0, sp_reg = 0;
-  uint64_t sp = 0, ip = 0, last_sp = 0;
-  uint64_t prev_lookup = 0;  // the previous frame's lookup address
-  bool edge_failed = false;
-  std::optional<StopReason> stop;
-  std::vector<UnwoundFrame>* out = nullptr;
-
-  ~Proc() {
-    if (dwfl) dwfl_end(dwfl);
-  }
+  uint64_t sp = 0;
+  bool is32 = false;
+  bool edge_failed = false;  // a stack read past the dump's end
 
   bool Reported(uint64_t addr) const {
     for (const auto& [lo, hi] : reported) {
@@ -149,53 +106,37 @@ struct Unwinder::Proc {
     return false;
   }
 
-  // Reports the module holding `addr` to the Dwfl, once.
+  // Reports the module holding `addr`, once.
   void ReportAt(uint64_t addr) {
     if (Reported(addr)) return;
     std::optional<Module> m = owner->source_.FindModule(pid, addr);
     if (!m) return;
     reported.emplace_back(m->start, m->end);
     if (m->elf.empty()) return;
-    dwfl_report_begin_add(dwfl);
-    Dwfl_Module* mod = dwfl_report_elf(dwfl, m->elf.c_str(), m->elf.c_str(), -1,
-                                       m->start - m->pgoff, false);
-    dwfl_report_end(dwfl, nullptr, nullptr);
-    if (!mod) return;
-    void** userdata = nullptr;
-    dwfl_module_info(mod, &userdata, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
-    if (!userdata) return;
-    Dwarf_Addr bias = 0;
-    files.push_back(ModuleFiles{m->elf, m->debug,
-                                !HasSection(dwfl_module_getelf(mod, &bias), ".eh_frame")});
-    *userdata = &files.back();
+    ElfFile* f = owner->FileFor(*m);
+    Mod mod{0, 0, 0, f};
+    if (f && f->Layout(m->start, m->pgoff, &mod.bias, &mod.lo, &mod.hi)) mods.push_back(mod);
   }
 
-  // Whether the CFI at `addr` is a signal frame's (augmentation "S": __restore_rt).
-  bool IsSignalFrame(uint64_t addr) {
-    Dwfl_Module* mod = dwfl_addrmodule(dwfl, addr);
-    if (!mod) return false;
-    bool signal = false;
-    for (int pass = 0; pass < 2 && !signal; ++pass) {
-      Dwarf_Addr bias = 0;
-      Dwarf_CFI* cfi = pass == 0 ? dwfl_module_eh_cfi(mod, &bias) : dwfl_module_dwarf_cfi(mod, &bias);
-      Dwarf_Frame* frame = nullptr;
-      if (!cfi || dwarf_cfi_addrframe(cfi, addr - bias, &frame) != 0) continue;
-      Dwarf_Addr start, end;
-      bool sig = false;
-      dwarf_frame_info(frame, &start, &end, &sig);
-      std::free(frame);
-      signal = sig;
-      break;
+  bool ModuleAt(uint64_t addr, ElfFile** file, uint64_t* bias) override {
+    for (const Mod& m : mods) {
+      if (addr >= m.lo && addr < m.hi) {
+        *file = m.file;
+        *bias = m.bias;
+        return true;
+      }
     }
-    return signal;
+    return false;
   }
 
   // A word of the copied stack, else of the ELF file mapped at addr.
-  bool Read(uint64_t addr, Dwarf_Word* result) {
-    uint64_t end = sp + std::min<uint64_t>(s->dyn_size, s->stack.size());
-    // As perf 6.1 (libunwind's access_mem): the last word of the dump is never read.
-    if (addr >= sp && addr < end && end - addr > 8) {
-      *result = Load<uint64_t>(s->stack.data() + (addr - sp), s->swap);
+  bool Read(uint64_t addr, uint64_t* result) override {
+    const uint64_t end = sp + std::min<uint64_t>(s->dyn_size, s->stack.size());
+    // As perf 6.1 (libunwind's access_mem): the last word of the dump is never read. (perf
+    // 6.1 does not unwind the i386 ABI at all; there, every whole word of the dump is read.)
+    if (addr >= sp && addr < end && (is32 ? end - addr >= 4 : end - addr > 8)) {
+      const char* p = s->stack.data() + (addr - sp);
+      *result = is32 ? Load<uint32_t>(p, s->swap) : Load<uint64_t>(p, s->swap);
       return true;
     }
     if (addr >= sp && addr - sp < kStackSpan) {
@@ -203,96 +144,22 @@ struct Unwinder::Proc {
       return false;
     }
     ReportAt(addr);
-    Dwfl_Module* mod = dwfl_addrmodule(dwfl, addr);
-    Dwarf_Addr bias = 0;
-    Elf* elf = mod ? dwfl_module_getelf(mod, &bias) : nullptr;
-    size_t phnum = 0, size = 0;
-    const char* raw = elf ? elf_rawfile(elf, &size) : nullptr;
-    if (!raw || elf_getphdrnum(elf, &phnum) != 0) return false;
-    uint64_t vaddr = addr - bias;
-    for (size_t i = 0; i < phnum; ++i) {
-      GElf_Phdr ph;
-      if (!gelf_getphdr(elf, static_cast<int>(i), &ph) || ph.p_type != PT_LOAD) continue;
-      if (vaddr < ph.p_vaddr || vaddr - ph.p_vaddr >= ph.p_filesz) continue;
-      uint64_t off = ph.p_offset + (vaddr - ph.p_vaddr);
-      if (off > size || size - off < 8) return false;
-      std::memcpy(result, raw + off, 8);
-      return true;
+    ElfFile* file = nullptr;
+    uint64_t bias = 0;
+    return ModuleAt(addr, &file, &bias) && file->Read(addr - bias, is32 ? 4 : 8, result);
+  }
+
+  // Whether the CFI row at `addr` is a signal frame's (augmentation "S": __restore_rt).
+  bool IsSignalFrame(uint64_t addr) {
+    ElfFile* file = nullptr;
+    uint64_t bias = 0;
+    if (!ModuleAt(addr, &file, &bias)) return false;
+    for (bool debug_frame : {false, true}) {
+      if (const FrameRules* r = file->Rules(addr - bias, debug_frame)) return r->signal;
     }
     return false;
   }
 };
-
-namespace {
-
-using Proc = Unwinder::Proc;
-
-pid_t NextThread(Dwfl*, void* arg, void** thread_argp) {
-  if (*thread_argp) return 0;
-  Proc* p = static_cast<Proc*>(arg);
-  *thread_argp = p;
-  return p->s && p->s->tid > 0 ? p->s->tid : 1;
-}
-
-bool GetThread(Dwfl*, pid_t, void* arg, void** thread_argp) {
-  *thread_argp = arg;
-  return true;
-}
-
-bool MemoryRead(Dwfl*, Dwarf_Addr addr, Dwarf_Word* result, void* arg) {
-  return static_cast<Proc*>(arg)->Read(addr, result);
-}
-
-bool SetInitialRegisters(Dwfl_Thread* thread, void* arg) {
-  Proc* p = static_cast<Proc*>(arg);
-  if (!dwfl_thread_state_registers(thread, 0, p->nregs, p->regs)) return false;
-  dwfl_thread_state_register_pc(thread, p->ip);
-  return true;
-}
-
-const Dwfl_Thread_Callbacks kThreadCallbacks = {
-    NextThread, GetThread, MemoryRead, SetInitialRegisters, nullptr, nullptr,
-};
-
-int OnFrame(Dwfl_Frame* frame, void* arg) {
-  Proc* p = static_cast<Proc*>(arg);
-  Dwarf_Addr pc = 0;
-  bool activation = false;
-  // The module is reported before isactivation is asked: answering it may look at the CFI.
-  if (!dwfl_frame_pc(frame, &pc, nullptr)) return DWARF_CB_ABORT;
-  p->ReportAt(pc);
-  // Asking isactivation unwinds one step further: a stack read failing there belongs to the
-  // caller's frame, and counts when no further frame comes.
-  p->edge_failed = false;
-  if (!dwfl_frame_pc(frame, &pc, &activation)) return DWARF_CB_ABORT;
-  if (pc == 0) {
-    p->stop = StopReason::kComplete;
-    return DWARF_CB_ABORT;
-  }
-  if (!p->out->empty()) {
-    Dwarf_Word sp = 0;
-    if (dwfl_frame_reg(frame, p->sp_reg, &sp) == 0) {
-      if (sp <= p->last_sp) {  // a CFI loop, or garbage: the stack must grow toward callers
-        p->stop = StopReason::kNoInfo;
-        return DWARF_CB_ABORT;
-      }
-      p->last_sp = sp;
-    }
-  }
-  // libdw calls both a signal trampoline's frame and the frame it interrupted activations;
-  // perf 6.1 (libunwind) looks up only the interrupted one at its exact pc, and the
-  // trampoline's at return address − 1 (glibc puts a nop before __restore_rt for this).
-  bool exact = p->out->empty() || (activation && p->IsSignalFrame(p->prev_lookup));
-  p->prev_lookup = exact ? pc : pc - 1;
-  p->out->push_back(UnwoundFrame{pc, exact});
-  if (static_cast<int>(p->out->size()) >= p->max_frames) {
-    p->stop = StopReason::kMaxDepth;
-    return DWARF_CB_ABORT;
-  }
-  return DWARF_CB_OK;
-}
-
-}  // namespace
 
 Unwinder::Unwinder(ModuleSource& source, int max_frames)
     : source_(source), max_frames_(max_frames < 1 ? 1 : max_frames) {}
@@ -305,10 +172,14 @@ Unwinder::Proc* Unwinder::GetProc(int32_t pid) {
     p = std::make_unique<Proc>();
     p->owner = this;
     p->pid = pid;
-    p->max_frames = max_frames_;
-    p->dwfl = dwfl_begin(&kDwflCallbacks);
   }
   return p.get();
+}
+
+ElfFile* Unwinder::FileFor(const Module& m) {
+  auto [it, inserted] = elf_files_.try_emplace(m.elf);
+  if (inserted) it->second = ElfFile::Open(m.elf, m.debug);
+  return it->second.get();
 }
 
 void Unwinder::OnMmap(int32_t pid, uint64_t start, uint64_t end) {
@@ -324,6 +195,57 @@ void Unwinder::OnMmap(int32_t pid, uint64_t start, uint64_t end) {
 
 void Unwinder::Forget(int32_t pid) { procs_.erase(pid); }
 
+// The frames from the sample's registers, leaf first, as tk's libdwfl callback took them
+// from dwfl_getthread_frames: a frame's module is reported before the step from it; asking
+// whether a frame is an activation (for its lookup address) takes the step to its caller
+// first, so a stack read failing there belongs to the frame and counts as the dump edge
+// when no caller comes.
+StopReason Unwinder::Walk(Proc* p, const UserSample& s, std::vector<UnwoundFrame>* out) {
+  const unsigned sp_reg = p->is32 ? kDwarfSp32 : kDwarfSp64;
+  FrameState cur, next;
+  cur.initial = true;
+  uint64_t ip = 0;
+  PerfReg(s, kPerfIp, &ip);
+  const int* map = p->is32 ? kDwarfToPerf32 : kDwarfToPerf64;
+  for (unsigned i = 0, n = p->is32 ? 9 : 17; i < n; ++i) {
+    uint64_t v = 0;
+    PerfReg(s, map[i], &v);  // registers not sampled are 0
+    cur.regs.Set(i, p->is32 ? (v & 0xffffffffu) : v);
+  }
+  cur.pc = ip;
+  uint64_t last_sp = p->sp, prev_lookup = 0;
+  for (;;) {
+    p->ReportAt(cur.pc);
+    p->edge_failed = false;
+    bool stepped = false, have_next = false, activation = cur.initial || cur.signal;
+    if (!activation) {
+      have_next = Step(*p, p->is32, cur, &next);
+      stepped = true;
+      activation = have_next && next.pc_state == FrameState::Pc::kSet && next.signal;
+    }
+    if (cur.pc == 0) return StopReason::kComplete;
+    uint64_t sp = 0;
+    if (!out->empty() && cur.regs.Get(sp_reg, &sp)) {
+      if (sp <= last_sp) return StopReason::kNoInfo;  // a CFI loop or garbage: SP must grow
+      last_sp = sp;
+    }
+    // Both a signal trampoline's frame and the frame it interrupted are activations; perf 6.1
+    // (libunwind) looks up only the interrupted one at its exact pc, and the trampoline's at
+    // return address − 1 (glibc puts a nop before __restore_rt for this).
+    const bool exact = out->empty() || (activation && p->IsSignalFrame(prev_lookup));
+    prev_lookup = exact ? cur.pc : cur.pc - 1;
+    out->push_back(UnwoundFrame{cur.pc, exact});
+    if (static_cast<int>(out->size()) >= max_frames_) return StopReason::kMaxDepth;
+    if (!stepped) have_next = Step(*p, p->is32, cur, &next);
+    if (!have_next || next.pc_state != FrameState::Pc::kSet) {
+      if (p->edge_failed) return StopReason::kDumpEdge;
+      return have_next && next.pc_state == FrameState::Pc::kUndefined ? StopReason::kComplete
+                                                                       : StopReason::kNoInfo;
+    }
+    cur = next;
+  }
+}
+
 StopReason Unwinder::Unwind(const UserSample& s, std::vector<UnwoundFrame>* out) {
   out->clear();
   const bool is32 = s.abi == kAbi32;
@@ -334,41 +256,17 @@ StopReason Unwinder::Unwind(const UserSample& s, std::vector<UnwoundFrame>* out)
   }
   Proc* p = GetProc(s.pid);
   p->s = &s;
-  p->ip = ip;
-  p->sp = sp;
-  p->last_sp = sp;
-  p->nregs = is32 ? 9 : 17;
-  p->sp_reg = is32 ? kDwarfSp32 : kDwarfSp64;
-  const int* map = is32 ? kDwarfToPerf32 : kDwarfToPerf64;
-  for (unsigned i = 0; i < p->nregs; ++i) {
-    uint64_t v = 0;
-    PerfReg(s, map[i], &v);  // registers not sampled stay 0
-    p->regs[i] = is32 ? (v & 0xffffffffu) : v;
-  }
+  p->is32 = is32;
+  p->sp = is32 ? (sp & 0xffffffffu) : sp;
   p->edge_failed = false;
-  p->stop.reset();
-  p->out = out;
   StopReason r = StopReason::kNoInfo;
-  if (p->dwfl) {
-    p->ReportAt(ip);
-    if (!p->attached && dwfl_addrmodule(p->dwfl, ip)) {
-      // libdw picks the architecture (x86_64 or i386) from the first module's ELF.
-      p->attached = dwfl_attach_state(p->dwfl, nullptr, s.pid > 0 ? s.pid : 1, &kThreadCallbacks, p);
-    }
-    if (p->attached) {
-      int rc = dwfl_getthread_frames(p->dwfl, s.tid > 0 ? s.tid : 1, OnFrame, p);
-      if (p->stop) {
-        r = *p->stop;
-      } else if (p->edge_failed) {
-        r = StopReason::kDumpEdge;
-      } else {
-        r = rc == 0 ? StopReason::kComplete : StopReason::kNoInfo;
-      }
-    }
-  }
+  p->ReportAt(ip);
+  ElfFile* file = nullptr;
+  uint64_t bias = 0;
+  if (!p->attached) p->attached = p->ModuleAt(ip, &file, &bias);
+  if (p->attached) r = Walk(p, s, out);
   if (out->empty()) out->push_back(UnwoundFrame{ip, true});  // perf prints the leaf always
   p->s = nullptr;
-  p->out = nullptr;
   switch (r) {
     case StopReason::kComplete: ++stats_.complete; break;
     case StopReason::kDumpEdge: ++stats_.dump_edge; break;
@@ -405,17 +303,10 @@ Dwarf* Unwinder::DwarfFor(const std::string& path) {
 
 const std::vector<std::string_view>& Unwinder::InlineNames(int32_t pid, uint64_t addr) {
   auto pit = procs_.find(pid);
-  if (pit == procs_.end() || !pit->second->dwfl) return no_names_;
-  Dwfl_Module* mod = dwfl_addrmodule(pit->second->dwfl, addr);
-  void** userdata = nullptr;
-  if (!mod || !dwfl_module_info(mod, &userdata, nullptr, nullptr, nullptr, nullptr, nullptr,
-                                nullptr) || !userdata || !*userdata) {
-    return no_names_;
-  }
-  const ModuleFiles& files = *static_cast<const ModuleFiles*>(*userdata);
-  Dwarf_Addr bias = 0;
-  if (!dwfl_module_getelf(mod, &bias)) return no_names_;
-  const std::string& path = files.debug.empty() ? files.elf : files.debug;
+  ElfFile* file = nullptr;
+  uint64_t bias = 0;
+  if (pit == procs_.end() || !pit->second->ModuleAt(addr, &file, &bias)) return no_names_;
+  const std::string& path = file->debug_path().empty() ? file->path() : file->debug_path();
   const uint64_t vaddr = addr - bias;  // a debug file shares the ELF's link addresses
   auto& per_file = inline_cache_[path];
   auto [it, inserted] = per_file.try_emplace(vaddr);

@@ -4,14 +4,16 @@
 // u64 regs[popcount(mask)]}, packed in mask-bit order of perf's x86 numbering AX BX CX DX SI
 // DI BP SP IP FLAGS CS SS DS ES FS GS R8..R15) and a copy of the stack from SP upward
 // (PERF_SAMPLE_STACK_USER: {u64 size, u8 data[size], u64 dyn_size}, dyn_size bytes valid).
-// libdw walks the frames with the CFI (.eh_frame, else .debug_frame) of the modules mapped in
-// the process: Dwfl_Thread_Callbacks hand it the registers (mapped to DWARF numbers) and
-// memory reads (the copied stack, else the bytes of the ELF mapped at the address).
+// The frames are walked with the CFI (.eh_frame, else .debug_frame) of the modules mapped in
+// the process, read with libdw (frame_step.h: the step libdwfl's dwfl_getthread_frames takes);
+// memory reads come from the copied stack, else from the bytes of the ELF mapped at the
+// address.
 //
-// One Dwfl per process, kept across samples (CFI and DWARF parsed once); modules are reported
-// lazily, when a pc first falls into them; an MMAP over a reported range or an exec drops the
-// Dwfl. Unwinding stops after `max_frames` frames, when the stack pointer does not grow, at a
-// pc of 0, and where CFI, an ELF or stack bytes are missing.
+// Per process: the modules reported so far (lazily, when a pc or a read first falls into
+// one); an MMAP over a reported range or an exec drops them. Per ELF file, shared by every
+// process that maps it: the mapped file and its CFI rows, cached per address (elf_file.h).
+// Unwinding stops after `max_frames` frames, when the stack pointer does not grow, at a pc of
+// 0, and where CFI, an ELF or stack bytes are missing.
 #ifndef TK_PARSERS_UNWIND_UNWINDER_H_
 #define TK_PARSERS_UNWIND_UNWINDER_H_
 
@@ -28,6 +30,8 @@
 typedef struct Dwarf Dwarf;
 
 namespace tk::parsers::unwind {
+
+class ElfFile;
 
 // An executable map of a process and the files describing it.
 struct Module {
@@ -102,7 +106,9 @@ class Unwinder {
  private:
   struct DwarfFile;
   Proc* GetProc(int32_t pid);
+  ElfFile* FileFor(const Module& m);
   Dwarf* DwarfFor(const std::string& path);
+  StopReason Walk(Proc* p, const UserSample& s, std::vector<UnwoundFrame>* out);
 
   ModuleSource& source_;
   int max_frames_;
@@ -113,6 +119,7 @@ class Unwinder {
   std::vector<std::string_view> no_names_;
   Interner names_;
   absl::flat_hash_map<std::string, std::unique_ptr<DwarfFile>> dwarf_files_;
+  absl::flat_hash_map<std::string, std::unique_ptr<ElfFile>> elf_files_;  // null: not an ELF
   UnwindStats stats_;
 };
 
