@@ -18,12 +18,37 @@ struct Eval {
   const Dwarf_Op* pool;
   uint64_t bias;
   bool is32;
+  bool cfa_done = false, cfa_ok = false;
+  uint64_t cfa = 0;
+
+  // The CFA, evaluated once per step (libdwfl evaluates it again for each register rule that
+  // uses it: the same value, from the same reads).
+  bool Cfa(uint64_t* out) {
+    if (!cfa_done) {
+      cfa_done = true;
+      cfa_ok = rules.cfa.kind == FrameRules::kOps &&
+               Run(pool + rules.cfa.begin, rules.cfa.n, false, &cfa);
+    }
+    *out = cfa;
+    return cfa_ok;
+  }
 
   // Runs a DWARF expression as libdwfl's expr_eval: DW_OP_call_frame_cfa (which libdw's
   // dwarf_frame_register puts before a register's rule) makes the result a location, read
   // from memory at the end; `with_cfa` false is the CFA's own expression.
   bool Run(const Dwarf_Op* ops, size_t n, bool with_cfa, uint64_t* result) {
     if (n == 0) return false;
+    // The two shapes nearly every row has, without the stack machine: "register + offset"
+    // (DW_CFA_def_cfa) and "saved at CFA + N" (DW_CFA_offset).
+    if (n == 1 && ops[0].atom == DW_OP_bregx) {
+      if (!cur.regs.Get(static_cast<unsigned>(ops[0].number), result)) return false;
+      *result += ops[0].number2;
+      return true;
+    }
+    if (with_cfa && n <= 2 && ops[0].atom == DW_OP_call_frame_cfa &&
+        (n == 1 || ops[1].atom == DW_OP_plus_uconst)) {
+      return Cfa(result) && ctx.Read(*result + (n == 2 ? ops[1].number : 0), result);
+    }
     uint64_t st[kStackMax];
     size_t used = 0;
     auto push = [&](uint64_t v) {
@@ -108,8 +133,7 @@ struct Eval {
           }
           case DW_OP_nop: break;
           case DW_OP_call_frame_cfa:
-            ok = with_cfa && rules.cfa.kind == FrameRules::kOps &&
-                 Run(pool + rules.cfa.begin, rules.cfa.n, false, &a) && push(a);
+            ok = with_cfa && Cfa(&a) && push(a);
             location = true;
             break;
           case DW_OP_stack_value: location = false; break;
