@@ -21,6 +21,7 @@ PACKAGES=(
   trace-cmd libtracecmd-dev       # test oracles only
   linux-perf                      # test oracle and live recording
   perl                            # stackcollapse-perf.pl comparisons in bench
+  gcc-multilib                    # testdata/dwarf/record32.sh only: the i386-ABI fixture (-m32)
   e2fsprogs util-linux            # loop-device fixtures (mkfs.ext4, losetup)
   chromium libxml2-utils nodejs   # tk flamegraph tests: headless browser, xmllint, DevTools driver
 )

@@ -250,6 +250,9 @@ void Machine::OnMmap(int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
     kind = kJit;
   } else if (filename == "[vdso]") {
     kind = kVdso;
+    // perf names a 32-bit process's vdso [vdso32] (its build id is recorded under that name);
+    // the compat vdso is mapped below 4 GiB.
+    if (end <= (1ull << 32)) name = "[vdso32]";
   }
   if (!build_id.empty()) AddBuildId(filename, build_id, false);
   auto& proc = procs_[pid];
@@ -402,7 +405,7 @@ void Machine::Load(Dso* d) {
   }
   std::string id = DsoBuildId(d);
   std::optional<ElfImage> img = LoadElf(ElfCandidates(d->name, id, d->kind == kVdso), id, &elf_files_);
-  if (!img && d->kind == kVdso && opts_.use_host_kallsyms) {
+  if (!img && d->kind == kVdso && d->name == "[vdso]" && opts_.use_host_kallsyms) {
     // Only now: the copy of this host's vdso is made when nothing else has the symbols.
     if (std::string host = HostVdso(); !host.empty()) img = LoadElf({host}, id, &elf_files_);
   }
@@ -449,7 +452,9 @@ void Machine::ResolveUnwindFiles(Dso* d) {
   const bool cache = opts_.use_buildid_cache && !id.empty();
   if (d->kind == kVdso) {
     d->unwind_elf = first({cache ? BuildIdPath(id, "vdso") : ""});
-    if (d->unwind_elf.empty() && opts_.use_host_kallsyms) d->unwind_elf = first({HostVdso()});
+    if (d->unwind_elf.empty() && d->name == "[vdso]" && opts_.use_host_kallsyms) {
+      d->unwind_elf = first({HostVdso()});  // this host's vdso is a 64-bit one
+    }
     return;
   }
   const std::string& root = opts_.symfs;

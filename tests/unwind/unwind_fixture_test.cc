@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "core/absl_compat.h"
@@ -166,6 +167,34 @@ TEST(Unwind, DebugFrameOnlyCodeUnwoundToStart) {
   EXPECT_EQ(Leaves(r.out), perf);
   EXPECT_NE(r.out.find(";main;rec;rec;rec "), std::string::npos);
   EXPECT_NE(ReadFile(Dir() + "/fp.noinline.folded").find(";main;rec;rec"), std::string::npos);
+}
+
+// The i386 ABI (record32.sh): perf 6.1 does not unwind it at all (Debian's perf has no
+// libunwind-x86: "target platform=x86 is not supported"), its stacks are empty. tk unwinds
+// with the i386 CFI (9 registers, 4-byte words): the program's frames are those the kernel
+// walks in the frame-pointer build (fp32.data, -g), and the sample weights are perf's.
+TEST(Unwind, I386AbiUnwound) {
+  RunResult r = Fold({Dir() + "/m32.data", "--no-inline"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("229 user stacks: 187 unwound to the end, 0 cut at the end of the stack "
+                       "dump, 42 stopped for missing CFI or ELF"), std::string::npos) << r.err;
+  const std::string perf = ReadFile(Dir() + "/m32.noinline.folded");
+  uint64_t total = 0, rooted = 0;
+  for (const std::string& l : Lines(r.out)) {
+    uint64_t n = std::stoull(l.substr(l.rfind(' ') + 1));
+    total += n;
+    if (l.starts_with("unwind_m32;_start;__libc_start_main;[libc.so.6];main;")) rooted += n;
+  }
+  EXPECT_EQ(perf, absl::StrCat("unwind_m32 ", total, "\n"));  // perf: no frames at all
+  EXPECT_GT(rooted * 10, total * 8) << r.out;                   // 82% reach _start
+  for (const char* s : {";main;rec;rec;rec;rec;rec", ";main;inl_caller ", ";cmp ",
+                        ";on_signal;inl_caller ", ";__clock_gettime64 "}) {
+    EXPECT_NE(ReadFile(Dir() + "/fp32.noinline.folded").find(s), std::string::npos) << s;
+    EXPECT_NE(r.out.find(s), std::string::npos) << s;
+  }
+  // The compat vdso is perf's [vdso32] (its build id is recorded under that name). Its C
+  // functions have no CFI: their samples stop at the leaf.
+  EXPECT_NE(r.out.find("\nunwind_m32;__vdso_clock_gettime64 "), std::string::npos) << r.out;
 }
 
 TEST(Unwind, CountersOnStderr) {
