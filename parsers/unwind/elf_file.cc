@@ -165,8 +165,14 @@ uint32_t ElfFile::Copy(Dwarf_Frame* frame) {
 
 const FrameRules* ElfFile::Rules(uint64_t vaddr, bool debug_frame) {
   Cfi& c = debug_frame ? debug_frame_ : eh_;
+  if (vaddr == c.last_pc) return c.last_row == kNone ? nullptr : &rows_[c.last_row];
+  c.last_pc = vaddr;
+  c.last_row = kNone;
   auto [it, inserted] = c.by_pc.try_emplace(vaddr, kNone);
-  if (!inserted) return it->second == kNone ? nullptr : &rows_[it->second];
+  if (!inserted) {
+    c.last_row = it->second;
+    return it->second == kNone ? nullptr : &rows_[it->second];
+  }
   Dwarf_CFI* cfi = CfiFor(debug_frame);
   Dwarf_Frame* frame = nullptr;
   if (!cfi || dwarf_cfi_addrframe(cfi, vaddr, &frame) != 0) return nullptr;
@@ -176,7 +182,7 @@ const FrameRules* ElfFile::Rules(uint64_t vaddr, bool debug_frame) {
   auto [row, fresh] = c.by_start.try_emplace(std::pair(start, end), 0);
   if (fresh) row->second = Copy(frame);
   std::free(frame);
-  c.by_pc[vaddr] = row->second;
+  c.by_pc[vaddr] = c.last_row = row->second;
   return &rows_[row->second];
 }
 

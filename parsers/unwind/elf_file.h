@@ -74,6 +74,8 @@ class ElfFile {
     bool opened = false;
     Dwarf_CFI* cfi = nullptr;
     absl::flat_hash_map<uint64_t, uint32_t> by_pc;     // address -> row index or kNone
+    uint64_t last_pc = ~uint64_t{0};                   // the previous lookup (recursion)
+    uint32_t last_row = 0;
     absl::flat_hash_map<std::pair<uint64_t, uint64_t>, uint32_t> by_start;  // row range -> row index
   };
   static constexpr uint32_t kNone = ~0u;

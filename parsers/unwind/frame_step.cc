@@ -230,7 +230,9 @@ bool FramePointer(StepContext& ctx, bool is32, const FrameState& cur, FrameState
 }  // namespace
 
 bool Step(StepContext& ctx, bool is32, const FrameState& cur, FrameState* next) {
-  *next = FrameState();
+  next->regs.known = 0;
+  next->pc = 0;
+  next->initial = false;
   uint64_t pc = cur.pc;
   if (!cur.initial && !cur.signal) --pc;
   ElfFile* file = nullptr;
@@ -243,7 +245,6 @@ bool Step(StepContext& ctx, bool is32, const FrameState& cur, FrameState* next) 
       }
     }
   }
-  *next = FrameState();
   return FramePointer(ctx, is32, cur, next);
 }
 

@@ -240,6 +240,19 @@ TEST(Unwind, StdinAndThreadsGiveTheSameStacks) {
   ASSERT_EQ(file.exit_code, 0);
   EXPECT_EQ(file.out, in.out);
   EXPECT_EQ(file.out, one.out);
+  // Many processes (system-wide) and the i386 ABI, inline frames on and off.
+  for (const char* f : {"/sys.data", "/m32.data"}) {
+    for (bool inl : {true, false}) {
+      std::vector<std::string> a = {Dir() + f, "--threads", "1"};
+      if (!inl) a.push_back("--no-inline");
+      RunResult t1 = Fold(a);
+      a[2] = "2";
+      RunResult t2 = Fold(a);
+      ASSERT_EQ(t1.exit_code, 0) << t1.err;
+      EXPECT_EQ(t1.out, t2.out) << f;
+      EXPECT_FALSE(t1.out.empty()) << f;
+    }
+  }
 }
 
 // Without the cache and symfs, nothing is found: every stack is its leaf, as perf prints it.
