@@ -2,9 +2,9 @@
 //
 //   TK_UNWIND_BENCH_FILE (default unwind.data in the bench input dir, bench_inputs.h)
 //                        bench/unwind_record.sh's output (>= 300 MB)
-//   TK_UNWIND_BENCH_SMALL=/tmp/tk-bench/small.data   a smaller one for plain `perf script`,
-//       whose addr2line children (inline frames) can take many minutes on the big file;
-//       default: the big file
+//   TK_UNWIND_BENCH_SMALL (default unwind-small.data in the bench input dir)   a smaller one
+//       for plain `perf script`, whose addr2line children (inline frames) take many minutes
+//       even on 35 MB: `TK_UNWIND_BENCH_SECONDS=1 bench/unwind_record.sh DIR/unwind-small.data`
 //
 // BM_TkFoldNoInline        `tk fold --no-inline FILE > /dev/null`
 // BM_PerfScriptNoInline    anchor: `perf script --no-inline -i FILE > /dev/null`
@@ -25,12 +25,8 @@
 
 namespace {
 
-std::string Env(const char* name, const std::string& def) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : def;
-}
 std::string Big() { return tk::bench::BenchInput("TK_UNWIND_BENCH_FILE", "unwind.data"); }
-std::string Small() { return Env("TK_UNWIND_BENCH_SMALL", Big()); }
+std::string Small() { return tk::bench::BenchInput("TK_UNWIND_BENCH_SMALL", "unwind-small.data"); }
 
 // Runs `cmd` with /bin/sh; returns false on failure. *rss_kb = the child's peak RSS.
 bool Run(const std::string& cmd, long* rss_kb) {

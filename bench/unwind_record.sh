@@ -2,9 +2,10 @@
 # Records the input of bench/unwind_bench.cc (not committed): a system-wide --call-graph dwarf
 # recording of ~10 s while a few workloads run (the testdata/dwarf fixture program, python3,
 # gzip, a gcc compile), so many processes and DSOs (libc, libpython, libz, cc1) take part.
-# Run as root:   bench/unwind_record.sh [OUT]   (default /tmp/tk-bench/unwind.data, >= 300 MB)
+# Run as root:   bench/unwind_record.sh [OUT]
+#   (default $TK_BENCH_DIR/unwind.data, else build/bench-inputs/unwind.data: >= 300 MB)
 set -euo pipefail
-OUT=${1:-/tmp/tk-bench/unwind.data}
+OUT=${1:-${TK_BENCH_DIR:-$(cd "$(dirname "$0")/.." && pwd)/build/bench-inputs}/unwind.data}
 SECS=${TK_UNWIND_BENCH_SECONDS:-10}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 W=$(mktemp -d)

@@ -59,13 +59,13 @@ fi
 if [ "${TK_SKIP_SANITIZE:-0}" != 1 ]; then
   echo "== ThreadSanitizer build and threaded tests" >&2
   # Threads: FoldSink's worker and the kallsyms prefetch (perf.data), the 2-thread text fold
-  # (TextFoldFilter: with a filter).
+  # (TextFoldFilter: with a filter), --call-graph dwarf stacks through the fold worker.
   CC=clang CXX=clang++ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DTK_SANITIZE_THREAD=ON -DTK_BENCH=OFF >/dev/null
   cmake --build build-tsan -j"$JOBS" --target tk fold_test fold_golden_test perf_data_fixture_test \
-    filter_unit_test
+    filter_unit_test unwind_fixture_test
   (cd build-tsan && TSAN_OPTIONS=halt_on_error=1 \
-     ctest --output-on-failure -j"$JOBS" -LE live -R '^(FoldSink|TextFold|FoldGolden|PerfDataFixture)')
+     ctest --output-on-failure -j"$JOBS" -LE live -R '^(FoldSink|TextFold|FoldGolden|PerfDataFixture|Unwind\.StdinAndThreads)')
 fi
 
 if [ "${TK_SKIP_FUZZ:-0}" != 1 ]; then
