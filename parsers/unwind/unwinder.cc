@@ -308,20 +308,18 @@ const std::vector<std::string_view>& Unwinder::InlineNames(int32_t pid, uint64_t
   if (pit == procs_.end() || !pit->second->ModuleAt(addr, &file, &bias)) return no_names_;
   const std::string& path = file->debug_path().empty() ? file->path() : file->debug_path();
   const uint64_t vaddr = addr - bias;  // a debug file shares the ELF's link addresses
-  auto& per_file = inline_cache_[path];
+  auto& per_file = inline_cache_[file];
   auto [it, inserted] = per_file.try_emplace(vaddr);
   if (!inserted) return it->second;
   Dwarf* dw = DwarfFor(path);
   Dwarf_Die cu_die;
   if (!dw || !dwarf_addrdie(dw, vaddr, &cu_die)) return it->second;
   Dwarf_Die* cu = &cu_die;
-  addr = vaddr;
-  bias = 0;
   // dwarf_getscopes gives the scopes around addr, innermost first, but continues from an
   // inlined subroutine into its abstract definition; the caller of an inlined instance is
   // found by dwarf_getscopes_die on the instance (its concrete parents).
   Dwarf_Die* scopes = nullptr;
-  int n = dwarf_getscopes(cu, addr - bias, &scopes);
+  int n = dwarf_getscopes(cu, vaddr, &scopes);
   for (int depth = 0; n > 0 && depth < 64; ++depth) {
     int i = 0;
     while (i < n && dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine &&

@@ -113,8 +113,8 @@ class Unwinder {
   ModuleSource& source_;
   int max_frames_;
   absl::flat_hash_map<int32_t, std::unique_ptr<Proc>> procs_;
-  // Inline names by (module file, address relative to the module's start), across processes.
-  absl::flat_hash_map<std::string, absl::flat_hash_map<uint64_t, std::vector<std::string_view>>>
+  // Inline names by (module file, link address), across processes.
+  absl::flat_hash_map<const ElfFile*, absl::flat_hash_map<uint64_t, std::vector<std::string_view>>>
       inline_cache_;
   std::vector<std::string_view> no_names_;
   Interner names_;
