@@ -1,7 +1,8 @@
 // libFuzzer target for the perf.data reader: every input is parsed as a mapped file (also
 // folded, as `tk fold` does) and as a stream read in small chunks, with stacks symbolized
 // (against nothing on the host, and against testdata/dwarf's build-id cache: DWARF unwinding),
-// and described for `tk info`. Seeds: fuzz/corpus/perf_data/ (dwarf-*.data: testdata/dwarf).
+// and described for `tk info`. Seeds: fuzz/corpus/perf_data/ (dwarf-*.data: testdata/dwarf,
+// dwarf-m32.data from its record32.sh: the i386 ABI).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

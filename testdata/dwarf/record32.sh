@@ -11,6 +11,7 @@
 #                build), so its stacks are empty in perf script.
 #   fp32.data    the -m32 -fno-omit-frame-pointer build recorded with -g: the reference for
 #                the program's own frames (the kernel walks the frame pointers).
+#   ../../fuzz/corpus/perf_data/dwarf-m32.data  11 samples of m32's binary, dwarf,1024
 # Oracle outputs, as record.sh's: F.noinline.folded = perf script --no-inline | stackcollapse.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -24,6 +25,8 @@ gcc -m32 -O2 -g -fno-omit-frame-pointer -o $W/unwind_fp32 unwind_fixture.c
 R="perf --buildid-dir $T/.debug record -q -e cpu-clock:u -F 499 --buildid-all"
 $R --call-graph dwarf,4096 -o m32.data -- $W/unwind_m32 200
 $R -g -o fp32.data -- $W/unwind_fp32 200
+# A small one for the perf.data fuzz target's seeds (the same binary, so the same cache entry).
+$R --call-graph dwarf,1024 -o ../../fuzz/corpus/perf_data/dwarf-m32.data -- $W/unwind_m32 10
 rm -f ./*.data.old
 # Keep the binaries', the i386 libc's and ld.so's and the 32-bit [vdso]'s entries, and merge
 # them into record.sh's cache (home/.debug).
