@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "analyses/fold/frame_name.h"
 #include "core/absl_compat.h"
@@ -48,19 +50,14 @@ CREATE INDEX events_ts ON events(ts);
 CREATE INDEX events_tid ON events(tid);
 )sql";
 
-constexpr const char* kInserts[] = {
-    "INSERT INTO events VALUES(?,?,?,?,?,?,?)",
-    "INSERT INTO sched_switch VALUES(?,?,?,?,?,?,?,?,?,?)",
-    "INSERT INTO sched_wakeup VALUES(?,?,?,?,?,?,?,?,?)",
-    "INSERT INTO block_rq VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
-    "INSERT INTO samples VALUES(?,?,?,?,?)",
-    "INSERT INTO frames VALUES(?,?,?,?)",
-    "INSERT INTO stacks VALUES(?,?,?,?)",
-    "INSERT INTO sched_delay VALUES(?,?,?,?,?,?,?,?,?,?,?)",
-    "INSERT INTO io_request VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+// The tables SqlSink inserts into per event, in SqlSink::Table's order, with their columns.
+constexpr std::pair<const char*, int> kTables[] = {
+    {"events", 7},   {"sched_switch", 10}, {"sched_wakeup", 9}, {"block_rq", 12},
+    {"samples", 5},  {"frames", 4},        {"stacks", 4},       {"sched_delay", 11},
+    {"io_request", 19},
 };
 
-static_assert(std::size(kInserts) == 9);  // SqlSink::kNumStmts
+static_assert(std::size(kTables) == 9);  // SqlSink::kNumTables
 
 constexpr const char* kKindNames[] = {
     "sample", "sched_switch", "sched_wakeup", "sched_migrate", "sched_stat", "sched_fork",
@@ -68,10 +65,6 @@ constexpr const char* kKindNames[] = {
     "syscall", "page",
 };
 static_assert(std::size(kKindNames) == kNumEventKinds);
-
-absl::Status SqlError(sqlite3* db, std::string_view what) {
-  return absl::InternalError(absl::StrCat("sqlite: ", AV(what), ": ", sqlite3_errmsg(db)));
-}
 
 absl::Status Exec(sqlite3* db, const char* sql) {
   char* err = nullptr;
@@ -83,20 +76,6 @@ absl::Status Exec(sqlite3* db, const char* sql) {
   return absl::OkStatus();
 }
 
-// Binds helpers: values of -1 in the event model mean "unknown" and become NULL.
-void BindInt(sqlite3_stmt* s, int i, int64_t v) { sqlite3_bind_int64(s, i, v); }
-void BindOpt(sqlite3_stmt* s, int i, int64_t v) {
-  if (v < 0) {
-    sqlite3_bind_null(s, i);
-  } else {
-    sqlite3_bind_int64(s, i, v);
-  }
-}
-// The view is valid during the step (SQLITE_STATIC: not copied at bind time).
-void BindText(sqlite3_stmt* s, int i, std::string_view v) {
-  sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
-}
-
 std::string_view WakeupKind(SchedWakeup::Kind k) {
   switch (k) {
     case SchedWakeup::Kind::kWakeup: return "wakeup";
@@ -104,25 +83,6 @@ std::string_view WakeupKind(SchedWakeup::Kind k) {
     case SchedWakeup::Kind::kWakeupNew: return "wakeup_new";
   }
   return "";
-}
-
-// Prepares `sql` once and inserts one row per element of `rows`, bound by bind(stmt, row).
-template <typename Rows, typename Bind>
-absl::Status InsertAll(sqlite3* db, const char* sql, const Rows& rows, Bind bind) {
-  sqlite3_stmt* s = nullptr;
-  if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK) return SqlError(db, sql);
-  absl::Status st;
-  for (const auto& row : rows) {
-    bind(s, row);
-    int rc = sqlite3_step(s);
-    sqlite3_reset(s);
-    if (rc != SQLITE_DONE) {
-      st = SqlError(db, sql);
-      break;
-    }
-  }
-  sqlite3_finalize(s);
-  return st;
 }
 
 bool HasStack(const Event& e) {
@@ -146,8 +106,10 @@ absl::Status OpenDatabase(const std::string& path, sqlite3** db) {
 }
 
 absl::Status CreateSchema(sqlite3* db) {
-  if (absl::Status st = Exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-                                 "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-65536;");
+  // 64 KiB pages: fewer page splits per row appended (8% of the load against 4 KiB).
+  if (absl::Status st = Exec(db, "PRAGMA page_size=65536; PRAGMA journal_mode=OFF;"
+                                 "PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
+                                 "PRAGMA cache_size=-65536;");
       !st.ok()) {
     return st;
   }
@@ -157,25 +119,16 @@ absl::Status CreateSchema(sqlite3* db) {
 SqlSink::SqlSink(sqlite3* db, std::map<std::string, std::string> meta)
     : db_(db), meta_(std::move(meta)) {}
 
-SqlSink::~SqlSink() {
-  for (sqlite3_stmt* s : stmts_) sqlite3_finalize(s);
-}
+SqlSink::~SqlSink() = default;
 
 absl::Status SqlSink::Begin() {
-  for (int i = 0; i < kNumStmts; ++i) {
-    if (sqlite3_prepare_v3(db_, kInserts[i], -1, SQLITE_PREPARE_PERSISTENT, &stmts_[i],
-                           nullptr) != SQLITE_OK) {
-      return SqlError(db_, kInserts[i]);
+  for (int i = 0; i < kNumTables; ++i) {
+    if (absl::Status st = rows_[i].Prepare(db_, kTables[i].first, kTables[i].second);
+        !st.ok()) {
+      return st;
     }
   }
   return Exec(db_, "BEGIN");
-}
-
-absl::Status SqlSink::Step(Stmt s) {
-  int rc = sqlite3_step(stmts_[s]);
-  sqlite3_reset(stmts_[s]);
-  if (rc != SQLITE_DONE) return SqlError(db_, kInserts[s]);
-  return absl::OkStatus();
 }
 
 absl::StatusOr<int64_t> SqlSink::FrameId(const Frame& f) {
@@ -188,12 +141,12 @@ absl::StatusOr<int64_t> SqlSink::FrameId(const Frame& f) {
   fold::AppendFrame(f, fold::FrameNameOptions(), &frame_name_);
   std::string_view name = frame_name_;
   if (!name.empty()) name.remove_prefix(1);  // AppendFrame writes ";NAME"
-  sqlite3_stmt* s = stmts_[kFrame];
-  BindInt(s, 1, it->second);
-  BindText(s, 2, f.symbol);
-  BindText(s, 3, f.dso);
-  BindText(s, 4, name);
-  if (absl::Status st = Step(kFrame); !st.ok()) return st;
+  RowBatch& r = rows_[kFrames];
+  r.Int(it->second);
+  r.Text(f.symbol);
+  r.Text(f.dso);
+  r.Text(name);
+  if (absl::Status st = r.EndRow(); !st.ok()) return st;
   return it->second;
 }
 
@@ -204,12 +157,12 @@ absl::StatusOr<int64_t> SqlSink::StackId(absl::Span<const Frame> stack) {
     if (!frame.ok()) return frame.status();
     auto [it, inserted] = site_ids_.try_emplace({parent, *frame}, site_ids_.size() + 1);
     if (inserted) {
-      sqlite3_stmt* s = stmts_[kSite];
-      BindInt(s, 1, it->second);
-      BindOpt(s, 2, parent == 0 ? -1 : parent);
-      BindInt(s, 3, *frame);
-      BindInt(s, 4, static_cast<int64_t>(depth));
-      if (absl::Status st = Step(kSite); !st.ok()) return st;
+      RowBatch& r = rows_[kStacks];
+      r.Int(it->second);
+      r.Opt(parent == 0 ? -1 : parent);
+      r.Int(*frame);
+      r.Int(static_cast<int64_t>(depth));
+      if (absl::Status st = r.EndRow(); !st.ok()) return st;
     }
     parent = it->second;
   }
@@ -236,15 +189,15 @@ void SqlSink::SeeTask(const Event& e) {
 
 absl::Status SqlSink::OnEvent(const Event& e) {
   int64_t id = next_event_id_++;
-  sqlite3_stmt* s = stmts_[kEvents];
-  BindInt(s, 1, id);
-  BindOpt(s, 2, e.ts_ns);
-  BindOpt(s, 3, e.cpu);
-  BindOpt(s, 4, e.pid);
-  BindOpt(s, 5, e.tid);
-  BindText(s, 6, kKindNames[static_cast<int>(e.kind())]);
-  BindText(s, 7, e.name);
-  if (absl::Status st = Step(kEvents); !st.ok()) return st;
+  RowBatch& r = rows_[kEvents];
+  r.Int(id);
+  r.Opt(e.ts_ns);
+  r.Opt(e.cpu);
+  r.Opt(e.pid);
+  r.Opt(e.tid);
+  r.Text(kKindNames[static_cast<int>(e.kind())]);
+  r.Text(e.name);
+  if (absl::Status st = r.EndRow(); !st.ok()) return st;
   SeeTask(e);
   if (sched::DelayTracker::Wants().Has(e.kind())) {
     delays_.OnEvent(e, [this](const sched::Delay& d) {
@@ -258,135 +211,141 @@ absl::Status SqlSink::OnEvent(const Event& e) {
 }
 
 absl::Status SqlSink::InsertDelay(const sched::Delay& d) {
-  sqlite3_stmt* s = stmts_[kDelay];
-  BindInt(s, 1, d.tid);
-  BindOpt(s, 2, d.pid);
-  BindText(s, 3, d.comm);
-  BindOpt(s, 4, d.prio);
-  BindOpt(s, 5, d.cpu);
-  BindInt(s, 6, d.ready_ns);
-  BindInt(s, 7, d.run_ns);
-  BindInt(s, 8, static_cast<int64_t>(d.delay_ns()));
-  BindOpt(s, 9, d.waker_tid);
-  BindText(s, 10, d.waker_comm);
-  BindInt(s, 11, d.preempted);
-  return Step(kDelay);
+  RowBatch& r = rows_[kDelays];
+  r.Int(d.tid);
+  r.Opt(d.pid);
+  r.Text(d.comm);
+  r.Opt(d.prio);
+  r.Opt(d.cpu);
+  r.Int(d.ready_ns);
+  r.Int(d.run_ns);
+  r.Int(static_cast<int64_t>(d.delay_ns()));
+  r.Opt(d.waker_tid);
+  r.Text(d.waker_comm);
+  r.Int(d.preempted);
+  return r.EndRow();
 }
 
-void SqlSink::OnDone(const iolat::IoRecord& r) {
+void SqlSink::OnDone(const iolat::IoRecord& q) {
   if (!derived_status_.ok()) return;
-  sqlite3_stmt* s = stmts_[kIo];
-  std::string rwbs = r.rwbs.ToString();
-  BindInt(s, 1, iolat::DevMajor(r.stat_dev));
-  BindInt(s, 2, iolat::DevMinor(r.stat_dev));
-  BindInt(s, 3, iolat::DevMajor(r.dev));
-  BindInt(s, 4, iolat::DevMinor(r.dev));
-  BindOpt(s, 5, r.from_dev ? int64_t{iolat::DevMajor(r.from_dev)} : -1);
-  BindOpt(s, 6, r.from_dev ? int64_t{iolat::DevMinor(r.from_dev)} : -1);
-  BindInt(s, 7, static_cast<int64_t>(r.sector));
-  BindInt(s, 8, r.nr_sector);
-  BindInt(s, 9, static_cast<int64_t>(r.bytes()));
-  BindText(s, 10, rwbs);
-  int i = 11;
-  for (int64_t t : {r.q, r.g, r.i, r.d, r.c}) BindOpt(s, i++, t);
-  BindText(s, 16, r.comm);
-  BindOpt(s, 17, r.pid);
-  BindOpt(s, 18, r.tid);
-  BindInt(s, 19, r.error);
-  derived_status_ = Step(kIo);
+  RowBatch& r = rows_[kIo];
+  r.Int(iolat::DevMajor(q.stat_dev));
+  r.Int(iolat::DevMinor(q.stat_dev));
+  r.Int(iolat::DevMajor(q.dev));
+  r.Int(iolat::DevMinor(q.dev));
+  r.Opt(q.from_dev ? int64_t{iolat::DevMajor(q.from_dev)} : -1);
+  r.Opt(q.from_dev ? int64_t{iolat::DevMinor(q.from_dev)} : -1);
+  r.Int(static_cast<int64_t>(q.sector));
+  r.Int(q.nr_sector);
+  r.Int(static_cast<int64_t>(q.bytes()));
+  r.Text(q.rwbs.ToString());
+  for (int64_t t : {q.q, q.g, q.i, q.d, q.c}) r.Opt(t);
+  r.Text(q.comm);
+  r.Opt(q.pid);
+  r.Opt(q.tid);
+  r.Int(q.error);
+  derived_status_ = r.EndRow();
 }
 
+// The typed row of `e` (event_id, ts, cpu or comm first), if its kind has a table.
 absl::Status SqlSink::InsertTyped(const Event& e, int64_t id) {
-  Stmt which;
-  sqlite3_stmt* s;
-  std::string state;  // outlives the step
   if (const auto* sw = std::get_if<SchedSwitch>(&e.body)) {
-    which = kSwitch;
-    s = stmts_[which];
-    state = sw->prev_state.ToString();
-    BindText(s, 4, sw->prev_comm);
-    BindOpt(s, 5, sw->prev_pid);
-    BindOpt(s, 6, sw->prev_prio);
-    BindText(s, 7, state);
-    BindText(s, 8, sw->next_comm);
-    BindOpt(s, 9, sw->next_pid);
-    BindOpt(s, 10, sw->next_prio);
-  } else if (const auto* w = std::get_if<SchedWakeup>(&e.body)) {
-    which = kWakeup;
-    s = stmts_[which];
-    BindText(s, 4, WakeupKind(w->kind));
-    BindText(s, 5, w->comm);
-    BindOpt(s, 6, w->pid);
-    BindOpt(s, 7, w->prio);
-    BindOpt(s, 8, w->target_cpu);
-    BindInt(s, 9, w->success);
-  } else if (const auto* b = std::get_if<BlockRq>(&e.body)) {
-    which = kBlock;
-    s = stmts_[which];
-    state = b->rwbs.ToString();
-    BindText(s, 4, BlockStageName(b->stage));
-    BindInt(s, 5, b->major);
-    BindInt(s, 6, b->minor);
-    BindInt(s, 7, static_cast<int64_t>(b->sector));
-    BindInt(s, 8, b->nr_sector);
-    BindInt(s, 9, b->bytes);
-    BindText(s, 10, state);
-    BindInt(s, 11, b->error);
-    BindText(s, 12, b->comm);
-  } else if (HasStack(e)) {
-    which = kSample;
-    s = stmts_[which];
-    BindText(s, 3, e.comm);
-    if (e.has_period) {
-      BindInt(s, 4, static_cast<int64_t>(e.period));
-    } else {
-      sqlite3_bind_null(s, 4);
-    }
+    RowBatch& r = rows_[kSwitch];
+    r.Int(id);
+    r.Opt(e.ts_ns);
+    r.Opt(e.cpu);
+    r.Text(sw->prev_comm);
+    r.Opt(sw->prev_pid);
+    r.Opt(sw->prev_prio);
+    r.Text(sw->prev_state.ToString());
+    r.Text(sw->next_comm);
+    r.Opt(sw->next_pid);
+    r.Opt(sw->next_prio);
+    return r.EndRow();
+  }
+  if (const auto* w = std::get_if<SchedWakeup>(&e.body)) {
+    RowBatch& r = rows_[kWakeup];
+    r.Int(id);
+    r.Opt(e.ts_ns);
+    r.Opt(e.cpu);
+    r.Text(WakeupKind(w->kind));
+    r.Text(w->comm);
+    r.Opt(w->pid);
+    r.Opt(w->prio);
+    r.Opt(w->target_cpu);
+    r.Int(w->success);
+    return r.EndRow();
+  }
+  if (const auto* b = std::get_if<BlockRq>(&e.body)) {
+    RowBatch& r = rows_[kBlock];
+    r.Int(id);
+    r.Opt(e.ts_ns);
+    r.Opt(e.cpu);
+    r.Text(BlockStageName(b->stage));
+    r.Int(b->major);
+    r.Int(b->minor);
+    r.Int(static_cast<int64_t>(b->sector));
+    r.Int(b->nr_sector);
+    r.Int(b->bytes);
+    r.Text(b->rwbs.ToString());
+    r.Int(b->error);
+    r.Text(b->comm);
+    return r.EndRow();
+  }
+  if (!HasStack(e)) return absl::OkStatus();
+  int64_t stack = -1;
+  if (!e.stack.empty()) {
+    absl::StatusOr<int64_t> s = StackId(e.stack);
+    if (!s.ok()) return s.status();
+    stack = *s;
+  }
+  RowBatch& r = rows_[kSamples];
+  r.Int(id);
+  r.Opt(e.ts_ns);
+  r.Text(e.comm);
+  if (e.has_period) {
+    r.Int(static_cast<int64_t>(e.period));
   } else {
-    return absl::OkStatus();
+    r.Null();
   }
-  BindInt(s, 1, id);
-  BindOpt(s, 2, e.ts_ns);
-  if (which != kSample) {
-    BindOpt(s, 3, e.cpu);
-    return Step(which);
-  }
-  if (e.stack.empty()) {
-    sqlite3_bind_null(s, 5);
-  } else {
-    absl::StatusOr<int64_t> stack = StackId(e.stack);
-    if (!stack.ok()) return stack.status();
-    BindInt(s, 5, *stack);
-  }
-  return Step(which);
+  r.Opt(stack);
+  return r.EndRow();
 }
 
 absl::Status SqlSink::WriteTasks() {
-  return InsertAll(db_, "INSERT INTO tasks VALUES(?,?,?,?,?,?)", tasks_,
-                   [](sqlite3_stmt* s, const auto& row) {
-                     const Task& t = row.second;
-                     BindInt(s, 1, row.first);
-                     BindOpt(s, 2, t.pid);
-                     BindText(s, 3, t.comm);
-                     BindOpt(s, 4, t.first);
-                     BindOpt(s, 5, t.last);
-                     BindInt(s, 6, static_cast<int64_t>(t.events));
-                   });
+  RowBatch r;
+  if (absl::Status st = r.Prepare(db_, "tasks", 6); !st.ok()) return st;
+  for (const auto& [tid, t] : tasks_) {
+    r.Int(tid);
+    r.Opt(t.pid);
+    r.Text(t.comm);
+    r.Opt(t.first);
+    r.Opt(t.last);
+    r.Int(static_cast<int64_t>(t.events));
+    if (absl::Status st = r.EndRow(); !st.ok()) return st;
+  }
+  return r.Flush();
 }
 
 absl::Status SqlSink::WriteMeta() {
   meta_["schema_version"] = std::to_string(kSchemaVersion);
   meta_["events"] = std::to_string(events());
-  return InsertAll(db_, "INSERT INTO meta VALUES(?,?)", meta_,
-                   [](sqlite3_stmt* s, const auto& row) {
-                     BindText(s, 1, row.first);
-                     BindText(s, 2, row.second);
-                   });
+  RowBatch r;
+  if (absl::Status st = r.Prepare(db_, "meta", 2); !st.ok()) return st;
+  for (const auto& [key, value] : meta_) {
+    r.Text(key);
+    r.Text(value);
+    if (absl::Status st = r.EndRow(); !st.ok()) return st;
+  }
+  return r.Flush();
 }
 
 absl::Status SqlSink::Finish() {
   requests_.Finish();
   if (!derived_status_.ok()) return derived_status_;
+  for (RowBatch& r : rows_) {
+    if (absl::Status st = r.Flush(); !st.ok()) return st;
+  }
   if (absl::Status st = WriteTasks(); !st.ok()) return st;
   if (absl::Status st = WriteMeta(); !st.ok()) return st;
   if (absl::Status st = Exec(db_, kIndices); !st.ok()) return st;

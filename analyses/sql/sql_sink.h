@@ -1,7 +1,8 @@
 // `tk sql`: every event into SQLite tables (schema in docs/sql-schema.md, version kSchemaVersion).
 //
 // SqlSink creates the tables in an open database, then inserts each event inside one
-// transaction with prepared statements (bound, stepped, reset: no SQL text per row). Tasks,
+// transaction with prepared multi-row statements (row_batch.h: no SQL text per row, SQLite's
+// per-statement cost paid once per 64 rows). Tasks,
 // stacks and frames are kept in memory while loading and written at Finish, followed by the
 // indices (built once over the loaded rows, faster than maintaining them per insert).
 //
@@ -25,6 +26,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "analyses/iolat/request_tracker.h"
+#include "analyses/sql/row_batch.h"
 #include "analyses/sched/delays.h"
 #include "core/intern.h"
 #include "core/sink.h"
@@ -66,11 +68,10 @@ class SqlSink final : public EventSink, private iolat::IoListener {
     int64_t first = -1, last = -1;
     uint64_t events = 0;
   };
-  enum Stmt {
-    kEvents, kSwitch, kWakeup, kBlock, kSample, kFrame, kSite, kDelay, kIo, kNumStmts
+  enum Table {
+    kEvents, kSwitch, kWakeup, kBlock, kSamples, kFrames, kStacks, kDelays, kIo, kNumTables
   };
 
-  absl::Status Step(Stmt s);
   absl::StatusOr<int64_t> FrameId(const Frame& f);
   absl::StatusOr<int64_t> StackId(absl::Span<const Frame> stack);
   void SeeTask(const Event& e);
@@ -82,7 +83,7 @@ class SqlSink final : public EventSink, private iolat::IoListener {
 
   sqlite3* db_;
   std::map<std::string, std::string> meta_;
-  sqlite3_stmt* stmts_[kNumStmts] = {};
+  RowBatch rows_[kNumTables];
   int64_t next_event_id_ = 1;
   absl::flat_hash_map<int32_t, Task> tasks_;
   // sched_delay rows: the delays `tk sched top` and `tk sched hist` count (analyses/sched).
