@@ -2,6 +2,8 @@
 //
 // The exact sum of folded-stack files (analyses/merge/folded_merge.h), sorted as tk fold
 // prints them: `tk fold` per host or per part, then `tk merge` = `tk fold` of the whole.
+// Inputs that are JSON documents are histogram reports (tk sched/iolat/irq hist --json),
+// merged into one report (analyses/merge/report_merge.h).
 #include <algorithm>
 #include <iostream>
 #include <string>
@@ -9,6 +11,7 @@
 
 #include "analyses/fold/fold.h"
 #include "analyses/merge/folded_merge.h"
+#include "analyses/merge/report_merge.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "core/absl_compat.h"
@@ -30,13 +33,39 @@ nlohmann::json InputsJson(const analyses::merge::FoldedMerge& merge) {
   return inputs;
 }
 
+// The inputs' text (all mapped; stdin spooled by Input).
+absl::StatusOr<std::string_view> Text(Input& in) {
+  if (absl::Status st = in.EnsureMapped(); !st.ok()) return st;
+  return *in.mapped();
+}
+
+// Merges `inputs` as --json histogram reports and prints the merged report.
+int MergeReports(std::vector<std::unique_ptr<Input>> inputs) {
+  analyses::merge::ReportMerge merge;
+  for (auto& in : inputs) {
+    absl::StatusOr<std::string_view> text = Text(*in);
+    if (!text.ok()) return Fail(SV(text.status().message()), kExitUsage);
+    nlohmann::ordered_json j = nlohmann::ordered_json::parse(*text, nullptr, false);
+    if (j.is_discarded()) return Fail(in->name() + ": not valid JSON", kExitData);
+    if (absl::Status st = merge.Add(j); !st.ok()) {
+      return Fail(in->name() + ": " + std::string(st.message()), kExitData);
+    }
+  }
+  std::cout << merge.Dump();
+  return FinishOutput(std::cout);
+}
+
 }  // namespace
 
 int RunMerge(int argc, char** argv) {
   CLI::App app(
       "tk merge: the exact sum of folded stack files (\"root;...;leaf COUNT\" lines, as tk fold\n"
       "and stackcollapse-*.pl write them), sorted bytewise as tk fold sorts. The output does not\n"
-      "depend on the order of the inputs (except with --normalize).",
+      "depend on the order of the inputs (except with --normalize).\n"
+      "Inputs that are JSON (tk sched hist, tk iolat hist, tk irq hist --json, e.g. one per host)\n"
+      "are merged into one report of the same shape: log2 buckets, counts, max and time range\n"
+      "exactly; sched hist's percentiles from the merged buckets (bucket midpoint, marked\n"
+      "\"percentiles_exact\": false) unless a single input had values.",
       "tk merge");
   std::vector<std::string> paths;
   bool normalize = false;
@@ -53,12 +82,22 @@ int RunMerge(int argc, char** argv) {
     return Fail("merge: stdin (-) can be given once", kExitUsage);
   }
 
-  analyses::merge::FoldedMerge merge(normalize);
+  std::vector<std::unique_ptr<Input>> inputs;
   for (const std::string& path : paths) {
     absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
     if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
-    Diagnostics diag((*in)->name());
-    absl::Status st = merge.Add(std::move(*in), diag);
+    inputs.push_back(std::move(*in));
+  }
+  absl::StatusOr<std::string_view> first = Text(*inputs[0]);
+  if (!first.ok()) return Fail(SV(first.status().message()), kExitUsage);
+  if (analyses::merge::LooksLikeJson(*first)) {
+    if (normalize) return Fail("merge: --normalize applies to folded stacks only", kExitUsage);
+    return MergeReports(std::move(inputs));
+  }
+  analyses::merge::FoldedMerge merge(normalize);
+  for (auto& in : inputs) {
+    Diagnostics diag(in->name());
+    absl::Status st = merge.Add(std::move(in), diag);
     diag.PrintSummary();
     if (!st.ok()) return Fail(SV(st.message()), kExitData);
   }

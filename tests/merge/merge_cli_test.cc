@@ -1,5 +1,6 @@
 // tk merge through the real binary: folds of parts merged = the fold of the whole, any
-// --threads, any order of inputs, stdin, --json, malformed lines, usage errors.
+// --threads, any order of inputs, stdin, --json, malformed lines, usage errors; histogram
+// reports of parts merged = the report of the whole.
 #include <fstream>
 #include <string>
 #include <vector>
@@ -100,6 +101,121 @@ TEST(MergeCli, JsonTotalsAndInputs) {
   EXPECT_EQ(j["stacks"][1]["count"], 5);
   EXPECT_EQ(j["inputs"][1]["malformed_lines"], 1);
   EXPECT_NE(r.err.find("line 2: not \"STACK COUNT\""), std::string::npos) << r.err;
+}
+
+// --json histogram reports of parts of a recording (split by CPU or by time) merged = the
+// report of the whole: every bucket, count, max and the time range exactly; sched hist's
+// percentiles recomputed from the buckets (the bucket of the whole's exact percentile) and
+// marked approximate.
+struct ReportCase {
+  const char* name;
+  std::vector<std::string> args;  // the report command, ending before --json FILE
+  const char* file;
+  std::vector<std::string> part_a, part_b;  // the filters of the two parts
+};
+
+class ReportMergeOfParts : public ::testing::TestWithParam<ReportCase> {};
+
+// The log2 slot of a value in ns for a histogram in µs: the slot whose [low, high] holds it.
+int SlotOfNs(uint64_t ns) {
+  uint64_t us = ns / 1000;
+  int slot = 1;
+  while (slot < 64 && us > (uint64_t{1} << slot) - 1) ++slot;
+  return slot;
+}
+
+void ExpectSchedMerged(nlohmann::json whole, nlohmann::json merged) {
+  for (const char* p : {"p50_ns", "p90_ns", "p99_ns"}) {
+    EXPECT_EQ(SlotOfNs(merged[p].get<uint64_t>()), SlotOfNs(whole[p].get<uint64_t>())) << p;
+    EXPECT_LE(merged[p].get<uint64_t>(), whole["max_ns"].get<uint64_t>()) << p;
+    whole.erase(p);
+    merged.erase(p);
+  }
+  EXPECT_EQ(merged["percentiles_exact"], false);
+  whole.erase("percentiles_exact");
+  merged.erase("percentiles_exact");
+  whole.erase("sections");
+  merged.erase("sections");
+  EXPECT_EQ(merged, whole);
+}
+
+TEST_P(ReportMergeOfParts, EqualsTheReportOfTheWhole) {
+  const ReportCase& c = GetParam();
+  std::string file = SourcePath(c.file), dir = TempDir();
+  auto run = [&](const std::vector<std::string>& filter) {
+    std::vector<std::string> args = c.args;
+    args.insert(args.end(), filter.begin(), filter.end());
+    args.insert(args.end(), {"--json", file});
+    RunResult r = RunTk(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.out;
+  };
+  std::string whole = run({}), a = run(c.part_a), b = run(c.part_b);
+  Write(dir + "/a.json", a);
+  Write(dir + "/b.json", b);
+  RunResult m = RunTk({"merge", dir + "/a.json", "-"}, dir + "/b.json");  // b from stdin
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  ASSERT_NE(a, whole);  // each part is a part
+  nlohmann::json w = nlohmann::json::parse(whole), j = nlohmann::json::parse(m.out);
+  if (c.args[0] != "sched") {
+    EXPECT_EQ(m.out, whole) << UnifiedDiff(whole, m.out);
+    return;
+  }
+  ExpectSchedMerged(w, j);
+  ASSERT_EQ(j.contains("sections"), w.contains("sections"));
+  if (!w.contains("sections")) return;
+  ASSERT_EQ(j["sections"].size(), w["sections"].size());
+  for (size_t i = 0; i < w["sections"].size(); ++i) {
+    const nlohmann::json& ws = w["sections"][i];
+    const nlohmann::json& js = j["sections"][i];
+    EXPECT_EQ(js["key"], ws["key"]);
+    EXPECT_EQ(js["buckets"], ws["buckets"]);
+    EXPECT_EQ(js["count"], ws["count"]);
+    EXPECT_EQ(js["max_ns"], ws["max_ns"]);
+  }
+}
+
+constexpr const char* kSched = "testdata/recorded/sched/sched.perf.data";
+constexpr const char* kIolat = "testdata/recorded/iolat/writesync.perf.data";
+constexpr const char* kIrq = "testdata/lttng/recorded/lttng.trace.dat";
+
+INSTANTIATE_TEST_SUITE_P(
+    Reports, ReportMergeOfParts,
+    ::testing::Values(
+        ReportCase{"SchedByCpu", {"sched", "hist"}, kSched, {"-C", "0"}, {"-C", "1"}},
+        ReportCase{"SchedByTime", {"sched", "hist"}, kSched, {"--time", ",987.43"},
+                   {"--time", "987.43,"}},
+        ReportCase{"SchedPerProcess", {"sched", "hist", "-P"}, kSched, {"-C", "0"}, {"-C", "1"}},
+        ReportCase{"Iolat", {"iolat", "hist"}, kIolat, {"-C", "0"}, {"-C", "1"}},
+        ReportCase{"IolatPerDisk", {"iolat", "hist", "-D"}, kIolat, {"-C", "0"}, {"-C", "1"}},
+        ReportCase{"Irq", {"irq", "hist"}, kIrq, {"-C", "0"}, {"-C", "1"}}),
+    [](const ::testing::TestParamInfo<ReportCase>& i) { return std::string(i.param.name); });
+
+TEST(MergeCli, OneReportIsItself) {
+  std::string dir = TempDir();
+  RunResult r = RunTk({"sched", "hist", "-L", "--json", SourcePath(kSched)});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  Write(dir + "/r.json", r.out);
+  RunResult m = RunTk({"merge", dir + "/r.json"});
+  EXPECT_EQ(m.out, r.out) << UnifiedDiff(r.out, m.out);
+}
+
+TEST(MergeCli, ReportErrors) {
+  std::string dir = TempDir();
+  Write(dir + "/s.json", RunTk({"sched", "hist", "--json", SourcePath(kSched)}).out);
+  Write(dir + "/ms.json", RunTk({"sched", "hist", "-m", "--json", SourcePath(kSched)}).out);
+  Write(dir + "/i.json", RunTk({"iolat", "hist", "--json", SourcePath(kIolat)}).out);
+  Write(dir + "/x.json", "{\"a\": 1}");
+  Write(dir + "/bad.json", "{\"buckets\": [");
+  Write(dir + "/odd.json",
+        "{\"buckets\": [{\"low_us\": 0, \"high_us\": 2, \"count\": 1}], "
+        "\"percentiles_exact\": true}");
+  for (const char* other : {"ms.json", "i.json", "x.json", "bad.json", "odd.json"}) {
+    RunResult m = RunTk({"merge", dir + "/s.json", dir + "/" + other});
+    EXPECT_EQ(m.exit_code, 1) << other;
+    EXPECT_NE(m.err.find(other), std::string::npos) << m.err;
+  }
+  EXPECT_EQ(RunTk({"merge", "--normalize", dir + "/s.json"}).exit_code, 2);
 }
 
 TEST(MergeCli, UsageErrors) {
