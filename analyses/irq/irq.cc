@@ -109,6 +109,7 @@ void IrqAnalysis::Complete(const Interrupt& i) {
   const uint64_t ns = static_cast<uint64_t>(i.end_ns - i.begin_ns);
   const double us = static_cast<double>(ns) / 1000.0;
   if ((opts_.min_us >= 0 && us < opts_.min_us) || (opts_.max_us >= 0 && us > opts_.max_us)) return;
+  if (opts_.on_interrupt) opts_.on_interrupt(i);
   Series& s = (i.soft ? soft_ : hard_)[i.number];
   s.number = i.number;
   s.duration.Add(ns);

@@ -17,6 +17,7 @@
 #define TK_ANALYSES_IRQ_IRQ_H_
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <memory>
@@ -29,6 +30,8 @@
 
 namespace tk::irq {
 
+struct Interrupt;
+
 struct IrqOptions {
   lttng::ReportFilter filter;
   double min_us = -1, max_us = -1;  // --min/--max (negative = none)
@@ -38,6 +41,8 @@ struct IrqOptions {
   Mode mode = Mode::kStats;
   int freq_resolution = 20;  // freq: buckets per table
   bool json = false;         // log: JSON Lines rows
+  // Called with every interrupt the statistics count (tk sql's irq rows), in any mode.
+  std::function<void(const Interrupt&)> on_interrupt;
 };
 
 // One interrupt, as the log prints it and the other modes consume it.

@@ -43,6 +43,12 @@ CREATE TABLE io_request(major INTEGER, minor INTEGER, queue_major INTEGER, queue
                         nr_sector INTEGER, bytes INTEGER, rwbs TEXT, q_ts INTEGER,
                         g_ts INTEGER, i_ts INTEGER, d_ts INTEGER, c_ts INTEGER, comm TEXT,
                         pid INTEGER, tid INTEGER, error INTEGER);
+CREATE TABLE irq(type TEXT, number INTEGER, name TEXT, cpu INTEGER, begin_ts INTEGER,
+                 end_ts INTEGER, duration_ns INTEGER, raise_ts INTEGER, handled INTEGER);
+CREATE TABLE syscalls(tid INTEGER, pid INTEGER, comm TEXT, nr INTEGER, name TEXT,
+                      enter_ts INTEGER, exit_ts INTEGER, duration_ns INTEGER, ret INTEGER,
+                      error INTEGER, errno INTEGER);
+CREATE TABLE off_cpu(stack TEXT PRIMARY KEY, us INTEGER);
 )sql";
 
 constexpr const char* kIndices = R"sql(
@@ -54,10 +60,10 @@ CREATE INDEX events_tid ON events(tid);
 constexpr std::pair<const char*, int> kTables[] = {
     {"events", 7},   {"sched_switch", 10}, {"sched_wakeup", 9}, {"block_rq", 12},
     {"samples", 5},  {"frames", 4},        {"stacks", 4},       {"sched_delay", 11},
-    {"io_request", 19},
+    {"io_request", 19}, {"irq", 9},          {"syscalls", 11},
 };
 
-static_assert(std::size(kTables) == 9);  // SqlSink::kNumTables
+static_assert(std::size(kTables) == 11);  // SqlSink::kNumTables
 
 constexpr const char* kKindNames[] = {
     "sample", "sched_switch", "sched_wakeup", "sched_migrate", "sched_stat", "sched_fork",
@@ -117,7 +123,10 @@ absl::Status CreateSchema(sqlite3* db) {
 }
 
 SqlSink::SqlSink(sqlite3* db, std::map<std::string, std::string> meta)
-    : db_(db), meta_(std::move(meta)) {}
+    : db_(db),
+      meta_(std::move(meta)),
+      irq_({.on_interrupt = [this](const irq::Interrupt& i) { InsertIrq(i); }}, null_out_),
+      syscalls_({.on_call = [this](const syscalls::CallRecord& c) { InsertCall(c); }}) {}
 
 SqlSink::~SqlSink() = default;
 
@@ -206,6 +215,11 @@ absl::Status SqlSink::OnEvent(const Event& e) {
   }
   if (const auto* b = std::get_if<BlockRq>(&e.body)) requests_.OnBlock(e, *b);
   if (e.kind() == EventKind::kLost) requests_.OnLost();
+  for (EventSink* derived : {static_cast<EventSink*>(&irq_), static_cast<EventSink*>(&syscalls_),
+                             static_cast<EventSink*>(&offcpu_)}) {
+    if (!derived->wants().Has(e.kind())) continue;
+    if (absl::Status st = derived->OnEvent(e); !st.ok()) return st;
+  }
   if (!derived_status_.ok()) return derived_status_;
   return InsertTyped(e, id);
 }
@@ -245,6 +259,57 @@ void SqlSink::OnDone(const iolat::IoRecord& q) {
   r.Opt(q.tid);
   r.Int(q.error);
   derived_status_ = r.EndRow();
+}
+
+void SqlSink::InsertIrq(const irq::Interrupt& i) {
+  if (!derived_status_.ok()) return;
+  RowBatch& r = rows_[kIrq];
+  r.Text(i.soft ? "softirq" : "irq");
+  r.Int(i.number);
+  r.Text(i.name);
+  r.Opt(i.cpu);
+  r.Int(i.begin_ns);
+  r.Int(i.end_ns);
+  r.Int(i.end_ns - i.begin_ns);
+  if (i.soft) {
+    r.Opt(i.raise_ns > 0 ? i.raise_ns : -1);
+    r.Null();
+  } else {
+    r.Null();
+    r.Opt(i.ret < 0 ? -1 : i.ret != 0);
+  }
+  derived_status_ = r.EndRow();
+}
+
+void SqlSink::InsertCall(const syscalls::CallRecord& c) {
+  if (!derived_status_.ok()) return;
+  RowBatch& r = rows_[kSyscalls];
+  const bool error = c.ret >= -4095 && c.ret < 0;  // the kernel's errno range, as tk syscalls
+  r.Int(c.tid);
+  r.Opt(c.pid);
+  r.Text(c.comm);
+  r.Opt(c.nr);
+  r.Text(c.name);
+  r.Int(c.enter_ns);
+  r.Int(c.exit_ns);
+  r.Int(c.exit_ns - c.enter_ns);
+  r.Int(c.ret);
+  r.Int(error);
+  r.Opt(error ? -c.ret : -1);
+  derived_status_ = r.EndRow();
+}
+
+// One row per folded off-CPU stack: the lines `tk fold --off-cpu` prints for this input.
+absl::Status SqlSink::WriteOffCpu() {
+  if (absl::Status st = offcpu_.Finish(); !st.ok()) return st;
+  RowBatch r;
+  if (absl::Status st = r.Prepare(db_, "off_cpu", 2); !st.ok()) return st;
+  for (const auto& [stack, us] : offcpu_.stacks()) {
+    r.Text(stack);
+    r.Int(static_cast<int64_t>(us));
+    if (absl::Status st = r.EndRow(); !st.ok()) return st;
+  }
+  return r.Flush();
 }
 
 // The typed row of `e` (event_id, ts, cpu or comm first), if its kind has a table.
@@ -342,11 +407,14 @@ absl::Status SqlSink::WriteMeta() {
 
 absl::Status SqlSink::Finish() {
   requests_.Finish();
+  if (absl::Status st = irq_.Finish(); !st.ok()) return st;
+  if (absl::Status st = syscalls_.Finish(); !st.ok()) return st;
   if (!derived_status_.ok()) return derived_status_;
   for (RowBatch& r : rows_) {
     if (absl::Status st = r.Flush(); !st.ok()) return st;
   }
   if (absl::Status st = WriteTasks(); !st.ok()) return st;
+  if (absl::Status st = WriteOffCpu(); !st.ok()) return st;
   if (absl::Status st = WriteMeta(); !st.ok()) return st;
   if (absl::Status st = Exec(db_, kIndices); !st.ok()) return st;
   return Exec(db_, "COMMIT");

@@ -20,14 +20,18 @@
 
 #include <cstdint>
 #include <map>
+#include <ostream>
 #include <string>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "analyses/iolat/request_tracker.h"
+#include "analyses/irq/irq.h"
+#include "analyses/offcpu/offcpu.h"
 #include "analyses/sql/row_batch.h"
 #include "analyses/sched/delays.h"
+#include "analyses/syscalls/syscalls.h"
 #include "core/intern.h"
 #include "core/sink.h"
 
@@ -36,7 +40,7 @@ struct sqlite3_stmt;
 
 namespace tk::analyses::sql {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 // Opens (creates) `path` (":memory:" for an in-memory database). The library is configured
 // single-threaded and without memory statistics first: tk uses one connection from one thread,
@@ -53,7 +57,8 @@ class SqlSink final : public EventSink, private iolat::IoListener {
   SqlSink(sqlite3* db, std::map<std::string, std::string> meta);
   ~SqlSink() override;
 
-  EventMask wants() const override { return EventMask::All(); }
+  EventMask wants() const override { return EventMask::AllTyped(); }
+  void OnTraceInfo(const TraceInfo& info) override { syscalls_.OnTraceInfo(info); }
   absl::Status OnEvent(const Event& e) override;
   absl::Status Finish() override;
 
@@ -69,7 +74,8 @@ class SqlSink final : public EventSink, private iolat::IoListener {
     uint64_t events = 0;
   };
   enum Table {
-    kEvents, kSwitch, kWakeup, kBlock, kSamples, kFrames, kStacks, kDelays, kIo, kNumTables
+    kEvents, kSwitch, kWakeup, kBlock, kSamples, kFrames, kStacks, kDelays, kIo, kIrq,
+    kSyscalls, kNumTables
   };
 
   absl::StatusOr<int64_t> FrameId(const Frame& f);
@@ -78,6 +84,9 @@ class SqlSink final : public EventSink, private iolat::IoListener {
   absl::Status InsertTyped(const Event& e, int64_t id);
   absl::Status InsertDelay(const sched::Delay& d);
   void OnDone(const iolat::IoRecord& r) override;  // an io_request row
+  void InsertIrq(const irq::Interrupt& i);
+  void InsertCall(const syscalls::CallRecord& c);
+  absl::Status WriteOffCpu();
   absl::Status WriteTasks();
   absl::Status WriteMeta();
 
@@ -91,6 +100,12 @@ class SqlSink final : public EventSink, private iolat::IoListener {
   // io_request rows: the requests `tk iolat` pairs, from its RequestTracker.
   Interner interner_;
   iolat::RequestTracker requests_{this, &interner_};
+  // irq rows: the interrupts `tk irq` counts; syscalls rows: the calls `tk syscalls` counts;
+  // off_cpu rows: `tk fold --off-cpu`'s folded stacks (its per-interval output is not public).
+  std::ostream null_out_{nullptr};
+  irq::IrqAnalysis irq_;
+  syscalls::SyscallsAnalysis syscalls_;
+  analyses::offcpu::OffCpuSink offcpu_{analyses::offcpu::OffCpuOptions()};
   absl::Status derived_status_;  // the first error of a derived row's insert
   // Frames by "symbol\0dso" → id (from 1, first-seen order); rows inserted when first seen.
   absl::flat_hash_map<std::string, int64_t> frame_ids_;

@@ -35,7 +35,7 @@ absl::Status SyscallsAnalysis::OnEvent(const Event& e) {
   }
   std::string_view name = NameOf(*c);
   if (c->exit)
-    Exit(t, name, *c, e.ts_ns);
+    Exit(e.tid, t, name, *c, e.ts_ns);
   else
     Enter(t, name, e.ts_ns);
   return absl::OkStatus();
@@ -48,7 +48,8 @@ void SyscallsAnalysis::Enter(Thread& t, std::string_view name, int64_t ts) {
   t.open_ts = ts;
 }
 
-void SyscallsAnalysis::Exit(Thread& t, std::string_view name, const Syscall& c, int64_t ts) {
+void SyscallsAnalysis::Exit(int32_t tid, Thread& t, std::string_view name, const Syscall& c,
+                            int64_t ts) {
   auto it = t.calls.find(name);
   if (it == t.calls.end()) it = t.calls.emplace(std::string(name), CallStats()).first;
   CallStats& s = it->second;
@@ -63,6 +64,9 @@ void SyscallsAnalysis::Exit(Thread& t, std::string_view name, const Syscall& c, 
   const double us = static_cast<double>(ns) / 1000.0;
   if ((opts_.min_us >= 0 && us < opts_.min_us) || (opts_.max_us >= 0 && us > opts_.max_us)) return;
   s.duration.Add(ns);
+  if (opts_.on_call) {
+    opts_.on_call({tid, t.pid, t.comm, name, c.id, t.open_ts, ts, c.ret});
+  }
   const bool error = c.ret >= -4095 && c.ret < 0;
   if (error) ++s.errors;
   if (opts_.errno_names) ++s.returns[error ? -c.ret : 0];

@@ -20,6 +20,7 @@
 #define TK_ANALYSES_SYSCALLS_SYSCALLS_H_
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <string>
@@ -31,6 +32,14 @@
 
 namespace tk::syscalls {
 
+// One completed call (sys_enter and its sys_exit), as the statistics count it.
+struct CallRecord {
+  int32_t tid = -1, pid = -1;
+  std::string_view comm, name;
+  int64_t nr = -1;  // syscall number; -1 for per-call events without one
+  int64_t enter_ns = 0, exit_ns = 0, ret = 0;
+};
+
 struct SyscallsOptions {
   lttng::ReportFilter filter;
   int top = 0;                      // threads (default) or rows (--summary); 0 = all
@@ -38,6 +47,8 @@ struct SyscallsOptions {
   bool errno_names = false;         // --errno: a return-value column
   bool summary = false;             // --summary: one table over all threads (syscount -L)
   std::string arch;                 // --arch: overrides the recorded one
+  // Called with every call the statistics count (tk sql's syscalls rows).
+  std::function<void(const CallRecord&)> on_call;
 };
 
 struct CallStats {
@@ -68,7 +79,7 @@ class SyscallsAnalysis final : public EventSink {
   };
   std::string_view NameOf(const Syscall& c);
   void Enter(Thread& t, std::string_view name, int64_t ts);
-  void Exit(Thread& t, std::string_view name, const Syscall& c, int64_t ts);
+  void Exit(int32_t tid, Thread& t, std::string_view name, const Syscall& c, int64_t ts);
   std::vector<std::pair<int32_t, const Thread*>> SortedThreads() const;
   void WriteSummaryText(std::string* s) const;
 

@@ -1,10 +1,11 @@
-// tk sql through the real binary: SQL over the tables reproduces tk fold and tk info on
-// committed fixtures, the sqlite3 CLI reads the database, CSV/JSONL exports, and a failed or
+// tk sql through the real binary: SQL over the tables reproduces tk fold, tk info, tk sched,
+// tk iolat, tk irq, tk syscalls and tk fold --off-cpu on committed fixtures, the sqlite3 CLI reads the database, CSV/JSONL exports, and a failed or
 // interrupted run leaves no file behind.
 #include <dirent.h>
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -188,6 +189,107 @@ TEST(Sql, IoRequestLatenciesAreTkIolats) {
   }
 }
 
+// Rows of a `tk sql -e QUERY --json` run (one JSON object per row, or one object).
+nlohmann::json SqlRows(const std::vector<std::string>& args) {
+  RunResult r = RunTk(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json rows = nlohmann::json::array();
+  std::istringstream in(r.out);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty()) rows.push_back(nlohmann::json::parse(line));
+  }
+  return rows;
+}
+
+constexpr const char* kLttngTrace = "testdata/lttng/recorded/lttng.trace.dat";
+
+// Per IRQ and vector, count/min/max/total of the irq rows = tk irq --json's durations, and the
+// softirq raise latencies = its raise_latency.
+TEST(Sql, IrqRowsAreTkIrqs) {
+  std::string in = SourcePath(kLttngTrace);
+  RunResult irq = RunTk({"irq", "--json", in});
+  ASSERT_EQ(irq.exit_code, 0) << irq.err;
+  nlohmann::json doc = nlohmann::json::parse(irq.out);
+  nlohmann::json rows = SqlRows(
+      {"sql", "--json", in, "-e",
+       "SELECT type, number, count(*) AS count, min(duration_ns) AS min, max(duration_ns) AS max,"
+       " sum(duration_ns) AS total, sum(begin_ts - raise_ts) AS raise_total,"
+       " count(raise_ts) AS raised FROM irq GROUP BY type, number ORDER BY type, number"});
+  size_t i = 0;
+  for (const char* type : {"irq", "softirq"}) {
+    for (const nlohmann::json& want : doc[std::string(type) == "irq" ? "hard" : "soft"]) {
+      ASSERT_LT(i, rows.size());
+      const nlohmann::json& got = rows[i++];
+      SCOPED_TRACE(got.dump());
+      EXPECT_EQ(got["type"], type);
+      EXPECT_EQ(got["number"], want[std::string(type) == "irq" ? "irq" : "vec"]);
+      const nlohmann::json& d = want["duration"];
+      EXPECT_EQ(got["count"], d["count"]);
+      EXPECT_DOUBLE_EQ(got["min"].get<double>() / 1000, d["min_us"].get<double>());
+      EXPECT_DOUBLE_EQ(got["max"].get<double>() / 1000, d["max_us"].get<double>());
+      EXPECT_DOUBLE_EQ(got["total"].get<double>() / 1000, d["total_us"].get<double>());
+      if (std::string(type) == "softirq") {
+        EXPECT_EQ(got["raised"], want["raise_latency"]["count"]);
+        EXPECT_DOUBLE_EQ(got["raise_total"].get<double>() / 1000,
+                         want["raise_latency"]["total_us"].get<double>());
+      }
+    }
+  }
+  EXPECT_EQ(i, rows.size());
+  EXPECT_GE(rows.size(), 4u);
+}
+
+// Per thread and syscall, count/errors/min/max/total of the syscalls rows = tk syscalls --json.
+TEST(Sql, SyscallRowsAreTkSyscalls) {
+  std::string in = SourcePath(kLttngTrace);
+  RunResult sc = RunTk({"syscalls", "--json", in});
+  ASSERT_EQ(sc.exit_code, 0) << sc.err;
+  std::map<std::string, nlohmann::json> want;
+  const nlohmann::json doc = nlohmann::json::parse(sc.out);
+  for (const nlohmann::json& t : doc["threads"]) {
+    for (const nlohmann::json& c : t["calls"]) {
+      if (c["count"] == 0) continue;  // only exits or enters without their pair
+      want[std::to_string(t["tid"].get<int>()) + " " + c["name"].get<std::string>()] = c;
+    }
+  }
+  ASSERT_GT(want.size(), 20u);
+  nlohmann::json rows = SqlRows(
+      {"sql", "--json", in, "-e",
+       "SELECT tid || ' ' || name AS k, count(*) AS count, sum(error) AS errors,"
+       " min(duration_ns) AS min, max(duration_ns) AS max, sum(duration_ns) AS total"
+       " FROM syscalls GROUP BY tid, name"});
+  ASSERT_EQ(rows.size(), want.size());
+  for (const nlohmann::json& got : rows) {
+    SCOPED_TRACE(got.dump());
+    ASSERT_TRUE(want.contains(got["k"]));
+    const nlohmann::json& c = want[got["k"]];
+    EXPECT_EQ(got["count"], c["count"]);
+    EXPECT_EQ(got["errors"], c["errors"]);
+    EXPECT_NEAR(got["min"].get<double>() / 1000, c["min_us"].get<double>(), 5e-4);
+    EXPECT_NEAR(got["max"].get<double>() / 1000, c["max_us"].get<double>(), 5e-4);
+    EXPECT_NEAR(got["total"].get<double>() / 1000, c["total_us"].get<double>(), 5e-4);
+  }
+}
+
+// The off_cpu rows, as folded lines, are tk fold --off-cpu's output.
+TEST(Sql, OffCpuRowsAreTkFoldOffCpu) {
+  std::string dir = "testdata/offcpu/";
+  std::vector<std::string> flags = {"--no-buildid-cache", "--no-host-kallsyms", "--symfs",
+                                    SourcePath(dir + "symfs"), "--kallsyms",
+                                    SourcePath(dir + "kallsyms"),
+                                    SourcePath(dir + "offcpu.data")};
+  RunResult fold = RunTk(With({"fold", "--off-cpu"}, flags));
+  ASSERT_EQ(fold.exit_code, 0) << fold.err;
+  ASSERT_GT(fold.out.size(), 1000u);
+  RunResult sql = RunTk(With(
+      {"sql", "-e", "SELECT stack || ' ' || us AS folded FROM off_cpu ORDER BY stack"}, flags));
+  ASSERT_EQ(sql.exit_code, 0) << sql.err;
+  ASSERT_TRUE(sql.out.starts_with("folded\n"));
+  std::string rows = sql.out.substr(7);
+  EXPECT_EQ(rows, fold.out) << UnifiedDiff(fold.out, rows);
+}
+
 TEST(Sql, DatabaseReadBySqlite3Cli) {
   if (std::system("command -v sqlite3 >/dev/null 2>&1") != 0) {
     if (std::getenv("CI")) FAIL() << "sqlite3 CLI missing (scripts/install-deps.sh)";
@@ -207,7 +309,7 @@ TEST(Sql, DatabaseReadBySqlite3Cli) {
   nlohmann::json events = nlohmann::json::parse(info.out)["events"];
   uint64_t n = 0;
   for (const auto& v : events) n += v.get<uint64_t>();
-  EXPECT_EQ(ReadFile(dir + "/out.txt"), "ok\n" + std::to_string(n) + "\n1\n");
+  EXPECT_EQ(ReadFile(dir + "/out.txt"), "ok\n" + std::to_string(n) + "\n2\n");
 }
 
 TEST(Sql, CsvAndJsonlHaveEveryTableWithHeaders) {
@@ -216,8 +318,9 @@ TEST(Sql, CsvAndJsonlHaveEveryTableWithHeaders) {
   ASSERT_EQ(RunTk({"sql", in, "--format", "csv", "-o", dir + "/csv"}).exit_code, 0);
   ASSERT_EQ(RunTk({"sql", in, "--format", "jsonl", "-o", dir + "/jsonl"}).exit_code, 0);
   const std::vector<std::string> tables = {
-      "block_rq",    "events",       "frames",       "io_request", "meta", "samples",
-      "sched_delay", "sched_switch", "sched_wakeup", "stacks",     "tasks"};
+      "block_rq",     "events",       "frames", "io_request", "irq",     "meta",
+      "off_cpu",      "samples",      "sched_delay", "sched_switch", "sched_wakeup",
+      "stacks",       "syscalls",     "tasks"};
   std::vector<std::string> csv, jsonl;
   for (const std::string& t : tables) {
     csv.push_back(t + ".csv");
