@@ -38,16 +38,25 @@ int RunCputop(int argc, char** argv) {
   if (hist->parsed()) {
     if (per_pid && per_tid)
       return Fail("cputop hist: -P and -L are mutually exclusive", kExitUsage);
-    if (absl::Status st = hf.Parse(&ho.filter); !st.ok())
-      return Fail("cputop hist: " + std::string(SV(st.message())), kExitUsage);
+    if (std::optional<FilterOptions> fo = hf.Filter("cputop hist")) {
+      ho.filter = std::move(*fo);
+    } else {
+      return kExitUsage;
+    }
     using By = cputop::CpudistOptions::By;
     ho.by = per_pid ? By::kProcess : per_tid ? By::kThread : By::kAll;
     cputop::CpudistAnalysis a(ho);
     return RunReport(hf, a, cputop::kCputopNeeds);
   }
   cputop::CputopOptions o;
-  if (absl::Status st = f.Parse(&o.filter); !st.ok())
-    return Fail("cputop: " + std::string(SV(st.message())), kExitUsage);
+  if (std::optional<FilterOptions> fo = f.Filter("cputop")) {
+    o.filter = std::move(*fo);
+  } else {
+    return kExitUsage;
+  }
+  if (o.filter.time.size() > 1) {
+    return Fail("cputop: --time takes one START,END window here", kExitUsage);
+  }
   o.top = f.top;
   o.idle = idle;
   cputop::CputopAnalysis a(o);

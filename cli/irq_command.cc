@@ -34,8 +34,11 @@ int Run(IrqFlags& f, irq::IrqOptions::Mode mode) {
   irq::IrqOptions& o = f.opts;
   o.mode = mode;
   o.json = f.report.json;
-  if (absl::Status st = f.report.Parse(&o.filter); !st.ok())
-    return Fail("irq: " + std::string(SV(st.message())), kExitUsage);
+  if (std::optional<FilterOptions> fo = f.report.Filter("irq")) {
+    o.filter = std::move(*fo);
+  } else {
+    return kExitUsage;
+  }
   for (auto [text, out] : {std::pair{&f.irqs, &o.irqs}, std::pair{&f.vecs, &o.vecs}}) {
     if (text->empty()) continue;
     absl::StatusOr<std::vector<int32_t>> v = ParseIdList(*text);

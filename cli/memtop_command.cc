@@ -27,8 +27,11 @@ int RunMemtop(int argc, char** argv) {
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
   if (!compat.empty() && compat != "perf-kmem")
     return Fail("memtop: --compat: only perf-kmem", kExitUsage);
-  if (absl::Status st = f.Parse(&o.filter); !st.ok())
-    return Fail("memtop: " + std::string(SV(st.message())), kExitUsage);
+  if (std::optional<FilterOptions> fo = f.Filter("memtop")) {
+    o.filter = std::move(*fo);
+  } else {
+    return kExitUsage;
+  }
   o.top = f.top;
   o.perf_kmem = !compat.empty();
   memtop::MemtopAnalysis a(o);

@@ -1,25 +1,29 @@
-// The options tk irq / syscalls / cputop / memtop share: --pid --tid --comm --cpu --time --top
-// --json. Kept here until the shared filter stage (core/filter, AddFilterOptions) lands; then
-// AddReportFlags becomes a call to it and ReportFlags::Parse a conversion.
+// The options tk irq / syscalls / cputop / memtop share: the input, the shared filter flags
+// (cli/filter_options.h: --time, -p/--pid, --tid, --comm, -C/--cpu, as every command), --top
+// and --json. LTTng-analyses' spellings are aliases: --procname for --comm, --limit for --top
+// (docs/filters.md); -t stays an alias of --tid, as these reports had it.
 #ifndef TK_CLI_REPORT_FLAGS_H_
 #define TK_CLI_REPORT_FLAGS_H_
 
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "CLI/CLI.hpp"
-#include "analyses/lttng/common.h"
 #include "cli/common.h"
+#include "cli/filter_options.h"
+#include "core/filter.h"
 
 namespace tk::cli {
 
 struct ReportFlags {
   std::string path = "perf.data";
-  std::string pids, tids, comms, cpus, time;
+  FilterFlags filters;
   int top = 10;
   bool json = false;
-  absl::Status Parse(lttng::ReportFilter* f) const {
-    return lttng::ParseFilter(pids, tids, comms, cpus, time, f);
+  // The filter the flags give for `cmd` ("irq"); nullopt after printing the error (exit 2).
+  std::optional<FilterOptions> Filter(std::string_view cmd) const {
+    return ResolveFilter(filters, cmd, path);
   }
 };
 
@@ -29,14 +33,15 @@ inline void AddReportFlags(CLI::App* app, ReportFlags* f, bool with_top) {
                   "Input: perf.data, trace.dat, perf script or ftrace text; - for stdin")
       ->capture_default_str();
   app->add_option("-i,--input", f->path, "Input file (as perf's -i)");
-  app->add_option("-p,--pid", f->pids, "Only these process ids (pid[,pid...])");
-  app->add_option("-t,--tid", f->tids, "Only these thread ids (tid[,tid...])");
-  app->add_option("--comm", f->comms, "Only tasks with this comm (exact; comm[,comm...])");
-  app->add_option("-C,--cpu", f->cpus, "Only these CPUs (0,2-3)");
-  app->add_option("--time", f->time,
-                  "Time window START,END in trace seconds, as perf (either may be empty)");
-  if (with_top) app->add_option("--top", f->top, "Rows per table (0 = all)")->capture_default_str();
+  if (with_top) {
+    app->add_option("--top,--limit", f->top, "Rows per table (0 = all; --limit as LTTng)")
+        ->capture_default_str();
+  }
   app->add_flag("--json", f->json, "JSON instead of text");
+  FilterNames names;
+  names.tid = "-t,--tid";
+  names.comm = "--comm,--comms,--procname";
+  AddFilterOptions(app, &f->filters, names);
 }
 
 // Runs `a` over flags.path; when it saw none of its events (a.events() == 0) prints `needs`

@@ -38,11 +38,13 @@ int RunSyscalls(int argc, char** argv) {
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
   if (!compat.empty() && compat != "perf-trace")
     return Fail("syscalls: --compat: only perf-trace", kExitUsage);
-  if (absl::Status st = f.Parse(&o.filter); !st.ok())
-    return Fail("syscalls: " + std::string(SV(st.message())), kExitUsage);
+  if (std::optional<FilterOptions> fo = f.Filter("syscalls")) {
+    o.filter = std::move(*fo);
+  } else {
+    return kExitUsage;
+  }
   if (!compat.empty()) {
-    if (o.filter.HasTaskFilter() || !o.filter.cpus.empty() || o.filter.start_ns ||
-        o.filter.end_ns || o.summary || o.errno_names || o.min_us >= 0 || o.max_us >= 0 || f.json)
+    if (!o.filter.empty() || o.summary || o.errno_names || o.min_us >= 0 || o.max_us >= 0 || f.json)
       return Fail("syscalls: --compat perf-trace takes no other option (perf trace -s has none)",
                   kExitUsage);
     syscalls::PerfTraceSummary a(o.arch);

@@ -8,8 +8,8 @@
 namespace tk::cputop {
 
 void CpudistAnalysis::Add(int32_t tid, const Thread& t, int64_t from, int64_t to, int32_t cpu) {
-  const lttng::ReportFilter& f = opts_.filter;
-  if (from == 0 || to < from || !f.InTime(to) || !f.CpuOk(cpu)) return;
+  const Filter& f = filter_;
+  if (from == 0 || to < from || !f.TimeOk(to) || !f.CpuOk(cpu)) return;
   if (tid == 0 && !opts_.idle) return;
   if (!f.TaskOk(t.pid, tid, t.comm)) return;
   uint64_t ns = static_cast<uint64_t>(to - from);

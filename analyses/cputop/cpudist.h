@@ -16,12 +16,13 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "analyses/lttng/common.h"
+#include "core/filter.h"
 #include "core/sink.h"
 
 namespace tk::cputop {
 
 struct CpudistOptions {
-  lttng::ReportFilter filter;
+  FilterOptions filter;  // the shared filters (core/filter.h)
   enum class By : uint8_t { kAll, kProcess, kThread };
   By by = By::kAll;
   bool off_cpu = false;  // -O/--off-cpu
@@ -51,6 +52,7 @@ class CpudistAnalysis final : public EventSink {
   void Add(int32_t tid, const Thread& t, int64_t from, int64_t to, int32_t cpu);
 
   CpudistOptions opts_;
+  Filter filter_{opts_.filter};
   absl::flat_hash_map<int32_t, Thread> threads_;
   lttng::Log2Hist all_;
   std::map<int32_t, Section> sections_;

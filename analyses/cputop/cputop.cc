@@ -23,8 +23,15 @@ void CputopAnalysis::AddPrio(Task& t, int32_t prio) {
   if (it == t.prios.end() || *it != prio) t.prios.insert(it, prio);
 }
 
+CputopAnalysis::CputopAnalysis(CputopOptions opts) : opts_(std::move(opts)) {
+  if (!opts_.filter.time.empty()) {
+    start_ns_ = opts_.filter.time.front().start_ns;
+    end_ns_ = opts_.filter.time.back().end_ns;
+  }
+}
+
 absl::Status CputopAnalysis::OnEvent(const Event& e) {
-  const lttng::ReportFilter& f = opts_.filter;
+  const Filter& f = filter_;
   if (e.ts_ns >= 0) {  // the range is clipped to --time in Report()
     if (first_ts_ < 0) first_ts_ = e.ts_ns;
     last_ts_ = std::max(last_ts_, e.ts_ns);
@@ -32,7 +39,7 @@ absl::Status CputopAnalysis::OnEvent(const Event& e) {
   if (const auto* s = std::get_if<SchedSwitch>(&e.body)) {
     OnSwitch(e, *s);
   } else if (const auto* m = std::get_if<SchedMigrate>(&e.body)) {
-    if (m->pid > 0 && f.InTime(e.ts_ns)) ++TaskOf(m->pid, m->comm).migrations;
+    if (m->pid > 0 && f.TimeOk(e.ts_ns)) ++TaskOf(m->pid, m->comm).migrations;
   }
   return absl::OkStatus();
 }
@@ -40,20 +47,21 @@ absl::Status CputopAnalysis::OnEvent(const Event& e) {
 void CputopAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
   ++seen_;
   if (!sched::ValidCpu(e.cpu)) return;
-  const lttng::ReportFilter& f = opts_.filter;
+  const Filter& f = filter_;
+  const int64_t start_ns = start_ns_, end_ns = end_ns_;
   if (static_cast<size_t>(e.cpu) >= cpus_.size()) cpus_.resize(e.cpu + 1);
   Cpu& c = cpus_[e.cpu];
   const bool cpu_ok = f.CpuOk(e.cpu);
   // The slice [tprev, t] clipped to the window, as perf sched timehist --time clips it.
   int64_t t = e.ts_ns, tprev = c.last_switch;
-  bool skip = f.start_ns && f.start_ns > t;
+  bool skip = start_ns && start_ns > t;
   if (!skip) {
-    if (tprev && f.start_ns > tprev) tprev = f.start_ns;
-    if (f.end_ns) {
-      if (!tprev || tprev > f.end_ns)
+    if (tprev && start_ns > tprev) tprev = start_ns;
+    if (end_ns) {
+      if (!tprev || tprev > end_ns)
         skip = true;
-      else if (t > f.end_ns)
-        t = f.end_ns;
+      else if (t > end_ns)
+        t = end_ns;
     }
   }
   if (!skip && cpu_ok) {
@@ -73,12 +81,12 @@ void CputopAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
 }
 
 CputopReport CputopAnalysis::Report() const {
-  const lttng::ReportFilter& f = opts_.filter;
+  const Filter& f = filter_;
   CputopReport r;
   r.begin_ns = std::max<int64_t>(first_ts_, 0);
   r.end_ns = std::max<int64_t>(last_ts_, 0);
-  if (f.start_ns) r.begin_ns = std::max(r.begin_ns, f.start_ns);
-  if (f.end_ns && r.end_ns > f.end_ns) r.end_ns = f.end_ns;
+  if (start_ns_) r.begin_ns = std::max(r.begin_ns, start_ns_);
+  if (end_ns_ && r.end_ns > end_ns_) r.end_ns = end_ns_;
   if (r.end_ns < r.begin_ns) r.end_ns = r.begin_ns;
   const double range = static_cast<double>(r.end_ns - r.begin_ns);
   r.switches = switches_;

@@ -31,12 +31,13 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "analyses/lttng/common.h"
+#include "core/filter.h"
 #include "core/sink.h"
 
 namespace tk::cputop {
 
 struct CputopOptions {
-  lttng::ReportFilter filter;
+  FilterOptions filter;  // the shared filters (core/filter.h)
   int top = 10;       // --top N: rows of the per-TID table (0 = all)
   bool idle = false;  // --idle: include pid 0 (swapper) in the per-TID table
 };
@@ -69,7 +70,8 @@ struct CputopReport {
 
 class CputopAnalysis final : public EventSink {
  public:
-  explicit CputopAnalysis(CputopOptions opts) : opts_(std::move(opts)) {}
+  // opts.filter.time holds at most one range (the window slices are clipped to).
+  explicit CputopAnalysis(CputopOptions opts);
   EventMask wants() const override;
   absl::Status OnEvent(const Event& e) override;
   CputopReport Report() const;
@@ -94,6 +96,8 @@ class CputopAnalysis final : public EventSink {
   void AddPrio(Task& t, int32_t prio);
 
   CputopOptions opts_;
+  Filter filter_{opts_.filter};
+  int64_t start_ns_ = 0, end_ns_ = 0;  // the --time window (0 = open)
   absl::flat_hash_map<int32_t, Task> tasks_;
   std::vector<Cpu> cpus_;
   int64_t first_ts_ = -1, last_ts_ = -1;

@@ -16,7 +16,7 @@ bool In(const std::vector<int32_t>& v, int32_t x) {
 
 }  // namespace
 
-bool IrqAnalysis::Wanted(const Event& e) const { return opts_.filter.Accepts(e); }
+bool IrqAnalysis::Wanted(const Event& e) const { return filter_.Accepts(e); }
 
 absl::Status IrqAnalysis::OnEvent(const Event& e) {
   range_.Add(e.ts_ns);

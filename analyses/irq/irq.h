@@ -26,6 +26,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "analyses/lttng/common.h"
+#include "core/filter.h"
 #include "core/sink.h"
 
 namespace tk::irq {
@@ -33,7 +34,7 @@ namespace tk::irq {
 struct Interrupt;
 
 struct IrqOptions {
-  lttng::ReportFilter filter;
+  FilterOptions filter;  // the shared filters (core/filter.h)
   double min_us = -1, max_us = -1;  // --min/--max (negative = none)
   std::vector<int32_t> irqs, vecs;  // --irq / --softirq: only these (empty = all)
   bool hard = true, soft = true;    // --hard-only / --soft-only clear the other
@@ -106,6 +107,7 @@ class IrqAnalysis final : public EventSink {
   lttng::LinearFreq FreqOf(const Series& s) const;
 
   IrqOptions opts_;
+  Filter filter_{opts_.filter};
   std::ostream& out_;
   std::vector<HardSlot> hard_slots_;                   // per CPU
   absl::flat_hash_map<int64_t, SoftSlot> soft_slots_;  // (cpu << 8) | vec

@@ -4,57 +4,12 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "analyses/sched/hist.h"
 #include "analyses/sched/perf_format.h"
 #include "analyses/sched/timehist.h"
 #include "core/absl_compat.h"
-#include "core/filter.h"
 
 namespace tk::lttng {
-
-bool ReportFilter::CpuOk(int32_t cpu) const {
-  return cpus.empty() || std::find(cpus.begin(), cpus.end(), cpu) != cpus.end();
-}
-
-bool ReportFilter::TaskOk(int32_t pid, int32_t tid, std::string_view comm) const {
-  if (!tids.empty() && std::find(tids.begin(), tids.end(), tid) == tids.end()) return false;
-  if (!pids.empty()) {
-    int32_t p = pid >= 0 ? pid : tid;
-    if (std::find(pids.begin(), pids.end(), p) == pids.end()) return false;
-  }
-  if (!comms.empty() && std::find(comms.begin(), comms.end(), comm) == comms.end()) return false;
-  return true;
-}
-
-absl::Status ParseFilter(const std::string& pids, const std::string& tids, const std::string& comms,
-                         const std::string& cpus, const std::string& time, ReportFilter* f) {
-  struct List {
-    const std::string& text;
-    std::vector<int32_t>* out;
-    const char* flag;
-  };
-  for (const List& l : {List{pids, &f->pids, "--pid"}, List{tids, &f->tids, "--tid"},
-                        List{cpus, &f->cpus, "--cpu"}}) {
-    if (l.text.empty()) continue;
-    absl::StatusOr<std::vector<int32_t>> v = ParseIdList(l.text);
-    if (!v.ok())
-      return absl::InvalidArgumentError(absl::StrCat(l.flag, ": ", v.status().message()));
-    *l.out = *v;
-  }
-  if (!comms.empty()) {
-    for (absl::string_view c : absl::StrSplit(AV(comms), ',', absl::SkipEmpty()))
-      f->comms.emplace_back(c);
-  }
-  if (!time.empty()) {
-    absl::StatusOr<std::vector<TimeRange>> r = ParseTimeRanges(time);
-    if (!r.ok()) return r.status();
-    if (r->size() != 1) return absl::InvalidArgumentError("--time: one START,END range");
-    f->start_ns = r->front().start_ns;
-    f->end_ns = r->front().end_ns;
-  }
-  return absl::OkStatus();
-}
 
 RunningStats RunningStats::Merge(const RunningStats& a, const RunningStats& b) {
   if (a.n_ == 0) return b;

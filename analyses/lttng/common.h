@@ -1,8 +1,5 @@
 // What the LTTng-analyses-style reports (tk irq, syscalls, cputop, memtop) share.
 //
-// - ReportFilter: --pid/--tid/--comm/--cpu/--time, applied to each event before it is counted.
-//   (A shared filter stage for every command is being built in core/; this struct is meant to
-//   be replaced by it without changing the reports.)
 // - RunningStats: count, total, min, max and Welford's running mean / M2, so no sample is kept:
 //   memory grows with the number of keys, not of events. Stdev() is the sample standard
 //   deviation (n−1, as LTTng); RelStderr() is perf's "stddev%" (100 · (s/√n) / mean).
@@ -26,24 +23,6 @@ namespace tk::lttng {
 
 using Json = nlohmann::ordered_json;
 
-struct ReportFilter {
-  std::vector<int32_t> pids;         // --pid: process ids (tgid); empty = all
-  std::vector<int32_t> tids;         // --tid: thread ids
-  std::vector<std::string> comms;    // --comm: exact comm match
-  std::vector<int32_t> cpus;         // --cpu
-  int64_t start_ns = 0, end_ns = 0;  // --time START,END (0 = open)
-
-  bool InTime(int64_t ts) const { return !(start_ns && ts < start_ns) && !(end_ns && ts > end_ns); }
-  bool CpuOk(int32_t cpu) const;
-  // `pid` may be -1 (unknown): then the tid stands for it.
-  bool TaskOk(int32_t pid, int32_t tid, std::string_view comm) const;
-  bool HasTaskFilter() const { return !pids.empty() || !tids.empty() || !comms.empty(); }
-  // A timed event inside --time, on a wanted CPU, of a wanted task (the event's thread).
-  bool Accepts(const Event& e) const {
-    return e.ts_ns >= 0 && InTime(e.ts_ns) && CpuOk(e.cpu) && TaskOk(e.pid, e.tid, e.comm);
-  }
-};
-
 // The first and last timestamps a report saw: "Timerange: [987.251026, 987.610734]".
 struct SeenRange {
   int64_t first = -1, last = -1;
@@ -65,11 +44,6 @@ struct TaskName {
     if (!e.comm.empty() && comm != e.comm) comm.assign(e.comm);
   }
 };
-
-// Parses the string forms of the options into `f` ("1,2-4" lists, "a,b" comms, perf's
-// "START,END" seconds). Empty strings leave a field unset.
-absl::Status ParseFilter(const std::string& pids, const std::string& tids, const std::string& comms,
-                         const std::string& cpus, const std::string& time, ReportFilter* f);
 
 class RunningStats {
  public:

@@ -27,7 +27,7 @@ absl::Status MemtopAnalysis::OnEvent(const Event& e) {
   const auto* p = std::get_if<PageEvent>(&e.body);
   if (!p) return absl::OkStatus();
   ++events_;
-  if (!opts_.filter.Accepts(e)) return absl::OkStatus();
+  if (!filter_.Accepts(e)) return absl::OkStatus();
   range_.Add(e.ts_ns);
   Task& t = tasks_[e.tid];
   t.Learn(e);

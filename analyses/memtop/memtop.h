@@ -20,6 +20,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "analyses/lttng/common.h"
+#include "core/filter.h"
 #include "core/sink.h"
 
 namespace tk::memtop {
@@ -27,7 +28,7 @@ namespace tk::memtop {
 inline constexpr uint64_t kPageSize = 4096;  // perf kmem's default (x86, arm64 4K pages)
 
 struct MemtopOptions {
-  lttng::ReportFilter filter;
+  FilterOptions filter;  // the shared filters (core/filter.h)
   int top = 10;
   bool perf_kmem = false;  // --compat perf-kmem: only perf's SUMMARY block
 };
@@ -58,6 +59,7 @@ class MemtopAnalysis final : public EventSink {
   void PerfKmem(const PageEvent& p);
 
   MemtopOptions opts_;
+  Filter filter_{opts_.filter};
   absl::flat_hash_map<int32_t, Task> tasks_;
   absl::flat_hash_map<uint64_t, uint32_t> live_;  // perf kmem's live pages: page → allocs
   PageSummary sum_;

@@ -25,7 +25,7 @@ absl::Status SyscallsAnalysis::OnEvent(const Event& e) {
   const auto* c = std::get_if<Syscall>(&e.body);
   if (!c) return absl::OkStatus();
   ++events_;
-  if (!opts_.filter.Accepts(e)) return absl::OkStatus();
+  if (!filter_.Accepts(e)) return absl::OkStatus();
   range_.Add(e.ts_ns);
   Thread& t = threads_[e.tid];
   t.Learn(e);

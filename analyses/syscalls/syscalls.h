@@ -28,6 +28,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "analyses/lttng/common.h"
 #include "analyses/syscalls/syscall_names.h"
+#include "core/filter.h"
 #include "core/sink.h"
 
 namespace tk::syscalls {
@@ -41,7 +42,7 @@ struct CallRecord {
 };
 
 struct SyscallsOptions {
-  lttng::ReportFilter filter;
+  FilterOptions filter;  // the shared filters (core/filter.h)
   int top = 0;                      // threads (default) or rows (--summary); 0 = all
   double min_us = -1, max_us = -1;  // --min/--max
   bool errno_names = false;         // --errno: a return-value column
@@ -84,6 +85,7 @@ class SyscallsAnalysis final : public EventSink {
   void WriteSummaryText(std::string* s) const;
 
   SyscallsOptions opts_;
+  Filter filter_{opts_.filter};
   SyscallTable table_;
   absl::flat_hash_map<int32_t, Thread> threads_;
   std::string name_buf_;
