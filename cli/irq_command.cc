@@ -1,5 +1,10 @@
 // `tk irq [stats|hist|freq|log] [options] [FILE|-]`: interrupt handler durations and softirq
 // raise latency (lttng-irqstats / irqfreq / irqlog, bcc hardirqs -d / softirqs -d).
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "analyses/irq/irq.h"
@@ -30,6 +35,59 @@ void AddIrqFlags(CLI::App* c, IrqFlags* f) {
   c->add_flag("--soft-only", f->soft_only, "Softirqs only");
 }
 
+// Copies stdin into an unlinked-on-exit temporary file, so that it can be read twice.
+struct Spool {
+  std::string path;
+  ~Spool() {
+    if (!path.empty()) std::remove(path.c_str());
+  }
+  absl::Status FromStdin() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string t = std::string(tmp && *tmp ? tmp : "/tmp") + "/tk-irq-XXXXXX";
+    int fd = mkstemp(t.data());
+    if (fd < 0) return absl::UnavailableError("cannot create a temporary file for stdin");
+    path = t;
+    char buf[1 << 16];
+    for (ssize_t n; (n = read(0, buf, sizeof(buf))) != 0;) {
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 || write(fd, buf, static_cast<size_t>(n)) != n) {
+        close(fd);
+        return absl::UnavailableError("cannot spool stdin to " + path);
+      }
+    }
+    close(fd);
+    return absl::OkStatus();
+  }
+};
+
+// tk irq freq without --min and --max: each table spans its series' own [min, max], so a
+// first pass (the stats) finds the ranges and a second fills fixed tables as durations come
+// (memory: series × buckets, whatever the input's size). stdin is spooled to read it twice.
+int RunFreqTwoPass(IrqFlags& f) {
+  Spool spool;
+  ReportFlags flags = f.report;
+  if (flags.path == "-") {
+    if (absl::Status st = spool.FromStdin(); !st.ok()) return Fail(SV(st.message()), kExitUsage);
+    flags.path = spool.path;
+  }
+  irq::IrqOptions first = f.opts;
+  first.mode = irq::IrqOptions::Mode::kStats;
+  std::ostream null_out(nullptr);
+  irq::IrqAnalysis stats(first, null_out);
+  if (int rc = RunPipeline(flags.path, ParseOptions(), stats, nullptr, irq::kIrqNeeds);
+      rc != kExitOk) {
+    return rc;
+  }
+  irq::IrqOptions second = f.opts;
+  for (bool soft : {false, true}) {
+    for (const auto& [n, ser] : soft ? stats.soft() : stats.hard()) {
+      second.freq_ranges[{soft, n}] = {ser.duration.min() / 1000.0, ser.duration.max() / 1000.0};
+    }
+  }
+  irq::IrqAnalysis a(second, std::cout);
+  return RunReport(flags, a, irq::kIrqNeeds);
+}
+
 int Run(IrqFlags& f, irq::IrqOptions::Mode mode) {
   irq::IrqOptions& o = f.opts;
   o.mode = mode;
@@ -50,6 +108,9 @@ int Run(IrqFlags& f, irq::IrqOptions::Mode mode) {
   o.hard = !f.soft_only;
   o.soft = !f.hard_only;
   if (o.freq_resolution < 1) return Fail("irq: --freq-resolution must be at least 1", kExitUsage);
+  if (mode == irq::IrqOptions::Mode::kFreq && (o.min_us < 0 || o.max_us < 0)) {
+    return RunFreqTwoPass(f);
+  }
   irq::IrqAnalysis a(o, std::cout);
   return RunReport(f.report, a, irq::kIrqNeeds);
 }

@@ -123,14 +123,17 @@ void IrqAnalysis::Complete(const Interrupt& i) {
         by_name_[std::string(i.name)].Add(ns / 1000);
       break;
     case IrqOptions::Mode::kFreq:
-      if (!FixedRange()) {
-        s.samples.push_back(ns);
-      } else {
-        if (!s.freq)
-          s.freq = std::make_shared<lttng::LinearFreq>(opts_.min_us, opts_.max_us,
-                                                       opts_.freq_resolution);
-        s.freq->Add(us);
+      if (!s.freq) {
+        double lo = opts_.min_us, hi = opts_.max_us;
+        if (lo < 0 || hi < 0) {  // the series' own range, from the first pass
+          auto it = opts_.freq_ranges.find({i.soft, i.number});
+          if (it == opts_.freq_ranges.end()) break;
+          lo = it->second.first;
+          hi = it->second.second;
+        }
+        s.freq = std::make_shared<lttng::LinearFreq>(lo, hi, opts_.freq_resolution);
       }
+      s.freq->Add(us);
       break;
     case IrqOptions::Mode::kLog:
       LogRow(i);
@@ -142,9 +145,8 @@ void IrqAnalysis::Complete(const Interrupt& i) {
 
 lttng::LinearFreq IrqAnalysis::FreqOf(const Series& s) const {
   if (s.freq) return *s.freq;
-  lttng::LinearFreq f(s.duration.min() / 1000.0, s.duration.max() / 1000.0, opts_.freq_resolution);
-  for (uint64_t ns : s.samples) f.Add(static_cast<double>(ns) / 1000.0);
-  return f;
+  return lttng::LinearFreq(s.duration.min() / 1000.0, s.duration.max() / 1000.0,
+                           opts_.freq_resolution);
 }
 
 absl::Status IrqAnalysis::Finish() {

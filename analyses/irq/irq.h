@@ -41,6 +41,10 @@ struct IrqOptions {
   enum class Mode : uint8_t { kStats, kHist, kFreq, kLog };
   Mode mode = Mode::kStats;
   int freq_resolution = 20;  // freq: buckets per table
+  // freq without --min and --max: each series' table spans its own [min, max] duration (µs),
+  // known from a first pass (the stats of the same input); keyed by (soft, number). The
+  // tables then fill as durations come: memory is series × buckets, no duration is kept.
+  std::map<std::pair<bool, int32_t>, std::pair<double, double>> freq_ranges;
   bool json = false;         // log: JSON Lines rows
   // Called with every interrupt the statistics count (tk sql's irq rows), in any mode.
   std::function<void(const Interrupt&)> on_interrupt;
@@ -63,10 +67,8 @@ struct Series {
   lttng::RunningStats duration;
   lttng::RunningStats raise_latency;  // softirqs
   lttng::Log2Hist hist;               // µs, bcc's -d
-  // freq mode: with --min and --max the table is filled as durations come; without, the
-  // range is the series' own [min, max], known at the end, so the durations are kept.
+  // freq mode: the table over --min/--max or over the series' range from the first pass.
   std::shared_ptr<lttng::LinearFreq> freq;
-  std::vector<uint64_t> samples;
 };
 
 class IrqAnalysis final : public EventSink {
@@ -103,7 +105,6 @@ class IrqAnalysis final : public EventSink {
   bool Wanted(const Event& e) const;
   void Complete(const Interrupt& i);
   void LogRow(const Interrupt& i);
-  bool FixedRange() const { return opts_.min_us >= 0 && opts_.max_us >= 0; }
   lttng::LinearFreq FreqOf(const Series& s) const;
 
   IrqOptions opts_;
