@@ -107,6 +107,7 @@ int Run(IrqFlags& f, irq::IrqOptions::Mode mode) {
     return Fail("irq: --hard-only and --soft-only exclude each other", kExitUsage);
   o.hard = !f.soft_only;
   o.soft = !f.hard_only;
+  if (o.top < 0) return Fail("irq: --top must be at least 0", kExitUsage);
   if (o.freq_resolution < 1) return Fail("irq: --freq-resolution must be at least 1", kExitUsage);
   if (mode == irq::IrqOptions::Mode::kFreq && (o.min_us < 0 || o.max_us < 0)) {
     return RunFreqTwoPass(f);
@@ -126,6 +127,9 @@ int RunIrq(int argc, char** argv) {
       "tk irq");
   IrqFlags stats, hist, freq, log;
   AddIrqFlags(&app, &stats);
+  app.add_option("--top,--limit", stats.opts.top,
+                 "Also list the N longest interrupts of each IRQ and vector (0 = none)")
+      ->capture_default_str();
   CLI::App* h = app.add_subcommand(
       "hist",
       "log2 histograms: per handler name, handled exits only (bcc hardirqs -d); per "

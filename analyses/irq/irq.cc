@@ -115,6 +115,7 @@ void IrqAnalysis::Complete(const Interrupt& i) {
   s.duration.Add(ns);
   if (i.soft && i.raise_ns > 0 && i.begin_ns >= i.raise_ns)
     s.raise_latency.Add(static_cast<uint64_t>(i.begin_ns - i.raise_ns));
+  if (opts_.top > 0 && opts_.mode == IrqOptions::Mode::kStats) KeepLongest(s, i);
   switch (opts_.mode) {
     case IrqOptions::Mode::kHist:
       if (i.soft)
@@ -143,6 +144,28 @@ void IrqAnalysis::Complete(const Interrupt& i) {
   }
 }
 
+namespace {
+// Longer first; of equal durations the earlier.
+bool Longer(const Interrupt& a, const Interrupt& b) {
+  const int64_t da = a.end_ns - a.begin_ns, db = b.end_ns - b.begin_ns;
+  return da != db ? da > db : a.begin_ns < b.begin_ns;
+}
+}  // namespace
+
+void IrqAnalysis::KeepLongest(Series& s, const Interrupt& i) const {
+  Interrupt kept = i;
+  kept.name = {};  // a view into the event: the series' name is printed instead
+  std::vector<Interrupt>& h = s.longest;
+  if (h.size() < static_cast<size_t>(opts_.top)) {
+    h.push_back(kept);
+    std::push_heap(h.begin(), h.end(), Longer);  // the heap's front is the shortest kept
+  } else if (Longer(kept, h.front())) {
+    std::pop_heap(h.begin(), h.end(), Longer);
+    h.back() = kept;
+    std::push_heap(h.begin(), h.end(), Longer);
+  }
+}
+
 lttng::LinearFreq IrqAnalysis::FreqOf(const Series& s) const {
   if (s.freq) return *s.freq;
   return lttng::LinearFreq(s.duration.min() / 1000.0, s.duration.max() / 1000.0,
@@ -155,6 +178,9 @@ absl::Status IrqAnalysis::Finish() {
     for (size_t k = 0; k < names.size(); ++k) s.name += (k ? ", " : "") + names[k];
   }
   for (auto& [vec, s] : soft_) s.name = std::string(SoftirqName(vec));
+  for (auto* series : {&hard_, &soft_}) {
+    for (auto& [n, s] : *series) std::sort(s.longest.begin(), s.longest.end(), Longer);
+  }
   out_ << buf_;
   buf_.clear();
   return absl::OkStatus();

@@ -41,6 +41,7 @@ struct IrqOptions {
   enum class Mode : uint8_t { kStats, kHist, kFreq, kLog };
   Mode mode = Mode::kStats;
   int freq_resolution = 20;  // freq: buckets per table
+  int top = 0;               // stats --top N: the N longest interrupts per IRQ and vector
   // freq without --min and --max: each series' table spans its own [min, max] duration (µs),
   // known from a first pass (the stats of the same input); keyed by (soft, number). The
   // tables then fill as durations come: memory is series × buckets, no duration is kept.
@@ -69,6 +70,8 @@ struct Series {
   lttng::Log2Hist hist;               // µs, bcc's -d
   // freq mode: the table over --min/--max or over the series' range from the first pass.
   std::shared_ptr<lttng::LinearFreq> freq;
+  // stats --top N: the N longest (a min-heap on duration while counting; name unset).
+  std::vector<Interrupt> longest;
 };
 
 class IrqAnalysis final : public EventSink {
@@ -105,6 +108,8 @@ class IrqAnalysis final : public EventSink {
   bool Wanted(const Event& e) const;
   void Complete(const Interrupt& i);
   void LogRow(const Interrupt& i);
+  void KeepLongest(Series& s, const Interrupt& i) const;
+  void AppendLongest(std::string* s) const;
   lttng::LinearFreq FreqOf(const Series& s) const;
 
   IrqOptions opts_;

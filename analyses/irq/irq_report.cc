@@ -49,7 +49,41 @@ std::string Lower(std::string_view s) {
 
 const char* kHeader = "%-28s %8s %12s %12s %12s %12s";
 
+// lttng-irqlog's row: "[begin, end] duration CPU IRQ|SoftIRQ number name (raised at t)".
+void AppendLogRow(const Interrupt& i, std::string_view name, std::string* out) {
+  AppendF(out, "[%s, %s] %10s %3d  %-7s %3d  %s", sched::UsecTimestamp(i.begin_ns).c_str(),
+          sched::UsecTimestamp(i.end_ns).c_str(),
+          lttng::Us(static_cast<uint64_t>(i.end_ns - i.begin_ns)).c_str(), i.cpu,
+          i.soft ? "SoftIRQ" : "IRQ", i.number, std::string(name).c_str());
+  if (i.soft && i.raise_ns)
+    AppendF(out, " (raised at %s)", sched::UsecTimestamp(i.raise_ns).c_str());
+  *out += '\n';
+}
+
+lttng::Json LongestJson(const Series& s) {
+  lttng::Json a = lttng::Json::array();
+  for (const Interrupt& i : s.longest) {
+    lttng::Json j = {{"cpu", i.cpu},
+                     {"begin_ns", i.begin_ns},
+                     {"end_ns", i.end_ns},
+                     {"duration_us", (i.end_ns - i.begin_ns) / 1000.0}};
+    if (i.soft) j["raised_ns"] = i.raise_ns ? lttng::Json(i.raise_ns) : lttng::Json(nullptr);
+    a.push_back(std::move(j));
+  }
+  return a;
+}
+
 }  // namespace
+
+void IrqAnalysis::AppendLongest(std::string* s) const {
+  AppendF(s, "\nLongest handlers (top %d per IRQ and vector)\n", opts_.top);
+  for (bool soft : {false, true}) {
+    for (const auto& [n, ser] : soft ? soft_ : hard_) {
+      AppendF(s, "%d: <%s>\n", n, ser.name.c_str());
+      for (const Interrupt& i : ser.longest) AppendLogRow(i, ser.name, s);
+    }
+  }
+}
 
 void IrqAnalysis::LogRow(const Interrupt& i) {
   if (opts_.json) {
@@ -67,13 +101,7 @@ void IrqAnalysis::LogRow(const Interrupt& i) {
     buf_ += j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     buf_ += '\n';
   } else {
-    AppendF(&buf_, "[%s, %s] %10s %3d  %-7s %3d  %s", sched::UsecTimestamp(i.begin_ns).c_str(),
-            sched::UsecTimestamp(i.end_ns).c_str(),
-            lttng::Us(static_cast<uint64_t>(i.end_ns - i.begin_ns)).c_str(), i.cpu,
-            i.soft ? "SoftIRQ" : "IRQ", i.number, std::string(i.name).c_str());
-    if (i.soft && i.raise_ns)
-      AppendF(&buf_, " (raised at %s)", sched::UsecTimestamp(i.raise_ns).c_str());
-    buf_ += '\n';
+    AppendLogRow(i, i.name, &buf_);
   }
   sched::FlushIfBig(&buf_, out_);
 }
@@ -138,6 +166,7 @@ void IrqAnalysis::WriteText(std::ostream& out) const {
     AppendStats(ser.raise_latency, &s);
     s += "\n";
   }
+  if (opts_.top > 0) AppendLongest(&s);
   if (unpaired_)
     AppendF(&s, "\n%lu exits without their entry (not counted)\n",
             static_cast<unsigned long>(unpaired_));
@@ -167,6 +196,7 @@ void IrqAnalysis::WriteJson(std::ostream& out) const {
         lttng::Json row = {
             {soft ? "vec" : "irq", n}, {"name", ser.name}, {"duration", StatsJson(ser.duration)}};
         if (soft) row["raise_latency"] = StatsJson(ser.raise_latency);
+        if (opts_.top > 0) row["longest"] = LongestJson(ser);
         if (opts_.mode == IrqOptions::Mode::kFreq) {
           row["freq"] = FreqOf(ser).ToJson();
         }

@@ -4,9 +4,11 @@
 //   `perf script`'s text done here (not by tk);
 // - perf.data = its perf script text; trace.dat = trace-cmd report = the tracefs text;
 // - hist / freq / log against tk's goldens; a file without irq events → one line, exit 1.
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <sstream>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -164,6 +166,47 @@ TEST(IrqCli, NoIrqEventsNamesWhatToRecord) {
   RunResult h = RunTk({"help", "irq"});
   EXPECT_EQ(h.exit_code, 0);
   EXPECT_NE(h.out.find("--softirq"), std::string::npos);
+}
+
+// --top N: per IRQ and vector the N longest interrupts, longest first, = the N longest of the
+// `tk irq log --json` rows of that IRQ (sorted here).
+TEST(IrqCli, TopListsTheLongestPerIrq) {
+  const std::string f = SourcePath(kDir + "lttng.trace.dat");
+  RunResult log = RunTk({"irq", "log", "--json", f});
+  ASSERT_EQ(log.exit_code, 0) << log.err;
+  std::map<std::pair<bool, int>, std::vector<std::pair<int64_t, int64_t>>> by_irq;  // -dur, begin
+  std::istringstream in(log.out);
+  for (std::string line; std::getline(in, line);) {
+    nlohmann::json r = nlohmann::json::parse(line);
+    by_irq[{r["type"] == "softirq", r["number"].get<int>()}].push_back(
+        {-(r["end_ns"].get<int64_t>() - r["begin_ns"].get<int64_t>()),
+         r["begin_ns"].get<int64_t>()});
+  }
+  const size_t n = 3;
+  RunResult top = RunTk({"irq", "--top", std::to_string(n), "--json", f});
+  ASSERT_EQ(top.exit_code, 0) << top.err;
+  nlohmann::json doc = nlohmann::json::parse(top.out);
+  size_t series = 0;
+  for (bool soft : {false, true}) {
+    for (const nlohmann::json& row : doc[soft ? "soft" : "hard"]) {
+      auto want = by_irq[{soft, row[soft ? "vec" : "irq"].get<int>()}];
+      std::sort(want.begin(), want.end());
+      want.resize(std::min(want.size(), n));
+      std::vector<std::pair<int64_t, int64_t>> got;
+      for (const nlohmann::json& i : row["longest"]) {
+        got.push_back({-(i["end_ns"].get<int64_t>() - i["begin_ns"].get<int64_t>()),
+                       i["begin_ns"].get<int64_t>()});
+      }
+      EXPECT_EQ(got, want) << row.dump();
+      ++series;
+    }
+  }
+  EXPECT_GE(series, 4u);
+  RunResult text = RunTk({"irq", "--top", "1", f});
+  EXPECT_NE(text.out.find("Longest handlers (top 1 per IRQ and vector)"), std::string::npos);
+  EXPECT_EQ(RunTk({"irq", "--top", "-1", f}).exit_code, 2);
+  // Without --top the report has no such table (the golden tk.irq.txt).
+  EXPECT_EQ(RunTk({"irq", f}).out.find("Longest"), std::string::npos);
 }
 
 }  // namespace
