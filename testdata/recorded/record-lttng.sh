@@ -13,8 +13,10 @@
 # 2. perf's own recorders, anchors for tk's --compat modes (perf-only files):
 #      trace.perf.data   perf trace record of the same workload; trace.summary.txt is
 #                        `perf trace -s -i trace.perf.data` (perf 6.1)
-#      kmem.perf.data    perf kmem --page record of the workload; kmem.stat.txt is
-#                        `perf kmem --page stat -i kmem.perf.data`
+#      kmem.perf.data    perf kmem --page record of kmem_workload (`ls /`, `cat` of a missing
+#                        file: perf kmem records system-wide with callchains, so the file is
+#                        ~0.4 MB of synthesized mmaps plus a few thousand page events);
+#                        kmem.stat.txt is `perf kmem --page stat -i kmem.perf.data`
 #
 # Each tracefs event but sched/* is filtered on `common_pid != <perf's pid>` (cleared after).
 #
@@ -59,6 +61,14 @@ workload() {
   rm -f "$stage/f"
 }
 
+# The small workload of kmem.perf.data (the anchor of --compat perf-kmem needs page events,
+# not many of them).
+kmem_workload() {
+  ls / > /dev/null
+  cat /nonexistent/file 2>/dev/null
+  true
+}
+
 events=(sched/sched_switch sched/sched_migrate_task irq/irq_handler_entry irq/irq_handler_exit
         irq/softirq_raise irq/softirq_entry irq/softirq_exit raw_syscalls/sys_enter
         raw_syscalls/sys_exit kmem/mm_page_alloc kmem/mm_page_free kmem/mm_page_free_batched)
@@ -82,12 +92,12 @@ tk_tracefs_restore
 tk_derive_texts "$out/lttng"
 
 # perf's own recorders (no tracefs): the anchors' inputs.
-export -f workload; export stage
+export -f workload kmem_workload; export stage
 perf trace record -q -o "$out/trace.perf.data" -- bash -c workload >/dev/null 2>&1 ||
   tk_die "perf trace record failed"
 perf trace -s -i "$out/trace.perf.data" > "$out/trace.summary.txt" 2>&1 ||
   tk_die "perf trace -s failed"
-perf kmem --page record -q -o "$out/kmem.perf.data" -- bash -c workload >/dev/null 2>&1 ||
+perf kmem --page record -q -o "$out/kmem.perf.data" -- bash -c kmem_workload >/dev/null 2>&1 ||
   tk_die "perf kmem --page record failed"
 perf kmem -i "$out/kmem.perf.data" --page stat > "$out/kmem.stat.txt" 2>/dev/null ||
   tk_die "perf kmem --page stat failed"
