@@ -312,13 +312,19 @@ absl::Status SqlSink::WriteOffCpu() {
   return r.Flush();
 }
 
+// Starts a row of a typed table with its first columns: event_id, ts, cpu.
+RowBatch& SqlSink::TypedRow(Table t, int64_t id, const Event& e) {
+  RowBatch& r = rows_[t];
+  r.Int(id);
+  r.Opt(e.ts_ns);
+  r.Opt(e.cpu);
+  return r;
+}
+
 // The typed row of `e` (event_id, ts, cpu or comm first), if its kind has a table.
 absl::Status SqlSink::InsertTyped(const Event& e, int64_t id) {
   if (const auto* sw = std::get_if<SchedSwitch>(&e.body)) {
-    RowBatch& r = rows_[kSwitch];
-    r.Int(id);
-    r.Opt(e.ts_ns);
-    r.Opt(e.cpu);
+    RowBatch& r = TypedRow(kSwitch, id, e);
     r.Text(sw->prev_comm);
     r.Opt(sw->prev_pid);
     r.Opt(sw->prev_prio);
@@ -329,10 +335,7 @@ absl::Status SqlSink::InsertTyped(const Event& e, int64_t id) {
     return r.EndRow();
   }
   if (const auto* w = std::get_if<SchedWakeup>(&e.body)) {
-    RowBatch& r = rows_[kWakeup];
-    r.Int(id);
-    r.Opt(e.ts_ns);
-    r.Opt(e.cpu);
+    RowBatch& r = TypedRow(kWakeup, id, e);
     r.Text(WakeupKind(w->kind));
     r.Text(w->comm);
     r.Opt(w->pid);
@@ -342,10 +345,7 @@ absl::Status SqlSink::InsertTyped(const Event& e, int64_t id) {
     return r.EndRow();
   }
   if (const auto* b = std::get_if<BlockRq>(&e.body)) {
-    RowBatch& r = rows_[kBlock];
-    r.Int(id);
-    r.Opt(e.ts_ns);
-    r.Opt(e.cpu);
+    RowBatch& r = TypedRow(kBlock, id, e);
     r.Text(BlockStageName(b->stage));
     r.Int(b->major);
     r.Int(b->minor);

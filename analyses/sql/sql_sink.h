@@ -14,7 +14,9 @@
 //
 // The derived tables are filled by the analyses' own code, not re-derived in SQL: sched_delay
 // by the DelayTracker `tk sched top` and `tk sched hist` run, io_request by the RequestTracker
-// `tk iolat` runs, so their rows are exactly the delays and requests those commands count.
+// `tk iolat` runs, irq by the IrqAnalysis of `tk irq`, syscalls by the SyscallsAnalysis of
+// `tk syscalls`, off_cpu by the OffCpuSink of `tk fold --off-cpu`, so their rows are exactly
+// the delays, requests, interrupts, calls and folded stacks those commands count.
 #ifndef TK_ANALYSES_SQL_SQL_SINK_H_
 #define TK_ANALYSES_SQL_SQL_SINK_H_
 
@@ -82,6 +84,7 @@ class SqlSink final : public EventSink, private iolat::IoListener {
   absl::StatusOr<int64_t> StackId(absl::Span<const Frame> stack);
   void SeeTask(const Event& e);
   absl::Status InsertTyped(const Event& e, int64_t id);
+  RowBatch& TypedRow(Table t, int64_t id, const Event& e);
   absl::Status InsertDelay(const sched::Delay& d);
   void OnDone(const iolat::IoRecord& r) override;  // an io_request row
   void InsertIrq(const irq::Interrupt& i);
