@@ -1,11 +1,11 @@
 #include "cli/common.h"
 
+#include <sched.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <iostream>
-#include <thread>
-
-#include <unistd.h>
 
 #include "core/absl_compat.h"
 #include "core/diag.h"
@@ -59,7 +59,13 @@ int ParseArgs(CLI::App& app, int argc, char** argv) {
   int threads = 0;
   bool quiet = false;
   ApplyRunOptions(app, &threads, &quiet);
-  if (threads <= 0) threads = std::thread::hardware_concurrency() >= 2 ? 2 : 1;
+  if (threads <= 0) {
+    // The CPUs this process may run on (no file read: hardware_concurrency() opens
+    // /sys/devices/system/cpu/online, a host file no input needs).
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    threads = sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) >= 2 ? 2 : 1;
+  }
   SetDefaultThreads(threads);
   EnableProgress(!quiet && ::isatty(STDERR_FILENO));
   return -1;

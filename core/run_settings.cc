@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace tk {
@@ -61,8 +62,14 @@ void ProgressScope::Run() {
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   std::unique_lock<std::mutex> lock(mu_);
-  // Nothing for the first 2 s: short runs never show a line.
-  if (cv_.wait_until(lock, start + std::chrono::seconds(2), [&] { return stop_; })) return;
+  // Nothing for the first 2 s: short runs never show a line. TK_PROGRESS_DELAY_MS changes
+  // the delay (tests use 0: then one line is drawn however short the run).
+  int delay_ms = 2000;
+  if (const char* d = std::getenv("TK_PROGRESS_DELAY_MS"); d && *d) delay_ms = std::atoi(d);
+  if (delay_ms > 0 && cv_.wait_until(lock, start + std::chrono::milliseconds(delay_ms),
+                                     [&] { return stop_; })) {
+    return;
+  }
   do {
     double secs = std::chrono::duration<double>(Clock::now() - start).count();
     double pos = static_cast<double>(g_position.load(std::memory_order_relaxed));
