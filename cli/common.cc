@@ -1,5 +1,8 @@
 #include "cli/common.h"
 
+#include <sched.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <iostream>
@@ -7,10 +10,43 @@
 #include "core/absl_compat.h"
 #include "core/diag.h"
 #include "core/input.h"
+#include "core/run_settings.h"
 
 namespace tk::cli {
 
+namespace {
+
+// --threads and --quiet, on every command and subcommand that does not have its own (tk fold
+// has its own --threads, tk report its -q,--quiet): they set core/run_settings.h.
+int g_threads_flag = 0;
+bool g_quiet_flag = false;
+
+void AddRunOptions(CLI::App& app) {
+  if (!app.get_option_no_throw("--threads")) {
+    app.add_option("--threads", g_threads_flag,
+                   "Threads (default 2 on 2+ cores): perf.data is framed and time-ordered on "
+                   "one while the other decodes and analyses; output is the same with 1")
+        ->check(CLI::PositiveNumber);
+  }
+  if (!app.get_option_no_throw("--quiet")) {
+    app.add_flag("--quiet", g_quiet_flag, "No progress line on stderr (shown on a terminal for runs over 2 s)");
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) AddRunOptions(*sub);
+}
+
+// The value of the parsed command's --threads / --quiet, whichever app they belong to.
+void ApplyRunOptions(CLI::App& app, int* threads, bool* quiet) {
+  if (const CLI::Option* o = app.get_option_no_throw("--threads"); o && o->count()) {
+    *threads = o->as<int>();
+  }
+  if (const CLI::Option* o = app.get_option_no_throw("--quiet"); o && o->count()) *quiet = true;
+  for (CLI::App* sub : app.get_subcommands()) ApplyRunOptions(*sub, threads, quiet);
+}
+
+}  // namespace
+
 int ParseArgs(CLI::App& app, int argc, char** argv) {
+  AddRunOptions(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -20,6 +56,18 @@ int ParseArgs(CLI::App& app, int argc, char** argv) {
     // One line, "tk fold: what" (the app's name already is "tk CMD").
     return UsageError(app.get_name(), e.what());
   }
+  int threads = 0;
+  bool quiet = false;
+  ApplyRunOptions(app, &threads, &quiet);
+  if (threads <= 0) {
+    // The CPUs this process may run on (no file read: hardware_concurrency() opens
+    // /sys/devices/system/cpu/online, a host file no input needs).
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    threads = sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) >= 2 ? 2 : 1;
+  }
+  SetDefaultThreads(threads);
+  EnableProgress(!quiet && ::isatty(STDERR_FILENO));
   return -1;
 }
 

@@ -188,4 +188,12 @@ void Input::ReleaseBelow(uint64_t offset) {
   released_ = upto;
 }
 
+void Input::ReleaseRange(uint64_t begin, uint64_t end) {
+  if (!munmap_ || !map_) return;
+  static const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  begin = (begin + page - 1) & ~(page - 1);
+  end = std::min<uint64_t>(end, map_size_) & ~(page - 1);
+  if (end > begin) ::madvise(const_cast<char*>(map_) + begin, end - begin, MADV_DONTNEED);
+}
+
 }  // namespace tk

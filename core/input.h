@@ -55,6 +55,9 @@ class Input {
   // reads them back from the page cache if they are touched again. Batched per 8 MiB; a no-op
   // for memory not mapped from a file.
   void ReleaseBelow(uint64_t offset);
+  // The same for [begin, end) (whole pages inside it), unbatched: for readers that walk
+  // several regions at once (trace.dat's per-CPU streams).
+  void ReleaseRange(uint64_t begin, uint64_t end);
 
   // Bytes handed out by Read so far (the stream offset, for error messages).
   uint64_t offset() const { return offset_; }

@@ -29,8 +29,10 @@ struct ParseOptions {
   // perf.data --call-graph dwarf: expand inlined functions in unwound user frames (perf
   // script's default; --no-inline turns it off).
   bool inline_frames = true;
-  // Worker threads a parser may use (0 = hardware concurrency, capped at 2 here).
-  int threads = 1;
+  // Threads a parser may use; 0 = the process default (core/run_settings.h: 1 unless the
+  // command line's --threads, default 2 on 2+ cores, set it). perf.data uses 2 as a reading
+  // and a decoding stage; the events and their order are the same with 1.
+  int threads = 0;
 };
 
 class Parser {

@@ -1,5 +1,7 @@
 #include "parsers/perf_data/sample.h"
 
+#include <algorithm>
+
 #include "core/byte_reader.h"
 #include "parsers/perf_data/abi.h"
 
@@ -147,6 +149,21 @@ void EventTable::Build(const Metadata& meta) {
     attrs_.push_back(meta.events[i].attr);
     for (uint64_t id : meta.events[i].ids) by_id_.emplace(id, static_cast<int>(i));
   }
+  // A dense index when the ids span at most 64k values (256 KiB).
+  constexpr uint64_t kMaxDense = 1 << 16;
+  dense_.clear();
+  if (!by_id_.empty()) {
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (const auto& [id, ev] : by_id_) {
+      lo = std::min(lo, id);
+      hi = std::max(hi, id);
+    }
+    if (hi - lo < kMaxDense) {
+      dense_base_ = lo;
+      dense_.assign(hi - lo + 1, -1);
+      for (const auto& [id, ev] : by_id_) dense_[id - lo] = ev;
+    }
+  }
   layout_ = attrs_.empty() ? IdLayout{} : ComputeIdLayout(attrs_[0].sample_type);
 }
 
@@ -165,8 +182,7 @@ int EventTable::EventOf(uint32_t type, std::string_view body) const {
     id = Load<uint64_t>(body.data() + body.size() - back, swap_);
   }
   if (id == 0) return 0;
-  auto it = by_id_.find(id);
-  return it == by_id_.end() ? -1 : it->second;
+  return Lookup(id);
 }
 
 uint64_t EventTable::TimeOf(uint32_t type, std::string_view body) const {

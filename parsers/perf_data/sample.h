@@ -73,8 +73,23 @@ class EventTable {
   bool swap() const { return swap_; }
 
  private:
+  // The event of a sample id. perf's ids are the kernel's event ids, handed out one after
+  // another, so they usually span a small range: then `dense_[id - dense_base_]` (-1: unknown)
+  // answers in one load instead of a hash lookup (EventOf runs twice per record: 8% of
+  // `tk sched latency` on a 0.8 GB perf sched recording). Else `by_id_`.
+  int Lookup(uint64_t id) const {
+    if (!dense_.empty()) {
+      uint64_t i = id - dense_base_;
+      return i < dense_.size() ? dense_[i] : -1;
+    }
+    auto it = by_id_.find(id);
+    return it == by_id_.end() ? -1 : it->second;
+  }
+
   std::vector<EventAttr> attrs_;
   absl::flat_hash_map<uint64_t, int> by_id_;
+  std::vector<int32_t> dense_;
+  uint64_t dense_base_ = 0;
   IdLayout layout_;
   bool swap_ = false;
 };

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
 #include "core/byte_reader.h"
+#include "core/run_settings.h"
 #include "parsers/tep/tep_decoder.h"
 #include "parsers/trace_dat/cpu_stream.h"
 #include "parsers/trace_dat/trace_dat_file.h"
@@ -56,9 +57,9 @@ class CommTable {
 // One pass over the top buffer: per-CPU page streams merged by timestamp into the sink.
 class Merger {
  public:
-  Merger(const TraceDatFile& f, std::string_view data, const Buffer& top, EventSink& sink,
-         Diagnostics& diag)
-      : f_(f), sink_(sink), diag_(diag), decoder_(f.events.get()), comms_(&f.comms),
+  Merger(Input& in, const TraceDatFile& f, std::string_view data, const Buffer& top,
+         EventSink& sink, Diagnostics& diag)
+      : in_(in), f_(f), sink_(sink), diag_(diag), decoder_(f.events.get()), comms_(&f.comms),
         mask_(sink.wants()) {
     decoder_.SetWanted(mask_);
     for (const CpuData& c : top.cpus) {
@@ -67,6 +68,7 @@ class Merger {
     }
     lost_.assign(cpus_.size(), 0);
     lost_unknown_.assign(cpus_.size(), false);
+    for (const CpuData& c : top.cpus) released_.push_back(c.offset);
   }
 
   absl::Status Run() {
@@ -87,6 +89,7 @@ class Merger {
       }
       if (absl::Status st = EmitRecord(s, ts); !st.ok()) return st;
       if (s.Next()) heap.emplace(s.ts(), i);
+      if (++records_ % kReleaseEvery == 0) ReleaseRead();
     }
     return Report();
   }
@@ -151,6 +154,28 @@ class Merger {
     return first_error;
   }
 
+  // Each CPU's pages are copied out before they are decoded, so the mapped file behind every
+  // stream's current page is done with: let go per 8 MiB (resident memory independent of the
+  // file's size), and the bytes read so far are the progress line's position.
+  static constexpr uint64_t kReleaseEvery = 1 << 14;  // records between checks
+  static constexpr uint64_t kReleaseBatch = 8 << 20;
+  void ReleaseRead() {
+    uint64_t done = 0;
+    for (size_t i = 0; i < cpus_.size(); ++i) {
+      uint64_t at = cpus_[i]->page_offset();
+      if (at >= released_[i] + kReleaseBatch) {
+        in_.ReleaseRange(released_[i], at);
+        released_[i] = at;
+      }
+      done += released_[i] - top_offset(i);
+    }
+    SetProgress(done);
+  }
+  uint64_t top_offset(size_t i) const { return f_.TopBuffer()->cpus[i].offset; }
+
+  Input& in_;
+  std::vector<uint64_t> released_;  // per stream: file offset released up to
+  uint64_t records_ = 0;
   const TraceDatFile& f_;
   EventSink& sink_;
   Diagnostics& diag_;
@@ -186,7 +211,8 @@ class TraceDatParser final : public Parser {
     // uname: "Linux vm 6.18.44 x86_64": the machine is its last word.
     std::string_view uname = (*f)->uname;
     sink.OnTraceInfo(TraceInfo{uname.substr(uname.rfind(' ') + 1)});
-    absl::Status st = Merger(**f, data, *top, sink, diag).Run();
+    ProgressScope progress(data.size());
+    absl::Status st = Merger(in, **f, data, *top, sink, diag).Run();
     if (!st.ok()) return st.message().rfind("offset ", 0) == 0 ? Prefixed(in, st) : st;
     return sink.Finish();
   }
