@@ -310,6 +310,65 @@ TEST(PprofGo, InlineFramesAreLinesOfOneLocation) {
   std::remove(out.c_str());
 }
 
+// tk pprof --off-cpu: tk fold --off-cpu's stacks as an off-cpu/nanoseconds profile
+// (testdata/offcpu): the decoded total is the fold's µs total × 1000, pprof -raw agrees, and
+// pprof -traces prints the fold's stacks (without the root) with their values.
+TEST(PprofGo, OffCpuEqualsTkFoldOffCpu) {
+  std::string dir = SourcePath("testdata/offcpu");
+  const std::vector<std::string> sym = {"--off-cpu", "--no-buildid-cache", "--no-host-kallsyms",
+                                        "--kallsyms", dir + "/kallsyms"};
+  std::string out = TempPath("offcpu.pb.gz");
+  std::vector<std::string> a = {"pprof"};
+  a.insert(a.end(), sym.begin(), sym.end());
+  a.insert(a.end(), {dir + "/offcpu.data", "-o", out});
+  RunResult r = RunTk(a);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> f = {"fold"};
+  f.insert(f.end(), sym.begin(), sym.end());
+  f.push_back(dir + "/offcpu.data");
+  RunResult folded = RunTk(f);
+  ASSERT_EQ(folded.exit_code, 0) << folded.err;
+  std::map<std::string, uint64_t> fold = ParseFold(folded.out);
+  uint64_t fold_us = 0;
+  for (const auto& [k, v] : fold) fold_us += v;
+  ASSERT_GT(fold_us, 0u);
+  perftools::profiles::Profile p = Decode(out);
+  ASSERT_EQ(p.sample_type_size(), 1);
+  EXPECT_EQ(p.string_table(p.sample_type(0).type()), "off-cpu");
+  EXPECT_EQ(p.string_table(p.sample_type(0).unit()), "nanoseconds");
+  uint64_t total = 0;
+  for (const auto& s : p.sample()) total += static_cast<uint64_t>(s.value(0));
+  EXPECT_EQ(total, fold_us * 1000);
+  if (GoPprof().empty()) {
+    if (std::getenv("CI")) ADD_FAILURE() << "go tool pprof missing (golang-1.19-go) under CI";
+    return;
+  }
+  std::string raw = Shell(GoPprof() + " -symbolize=none -raw " + out + " 2>/dev/null");
+  static const std::regex kSample(R"(^\s+(\d+): [\d ]+$)");
+  uint64_t raw_total = 0;
+  std::istringstream in(raw);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_match(line, m, kSample)) raw_total += std::stoull(m[1]);
+  }
+  EXPECT_EQ(raw_total, fold_us * 1000) << raw;
+  std::map<std::string, uint64_t> traces = PprofTraces(out);
+  std::string diff;
+  for (const auto& [k, v] : fold) {
+    auto t = traces.find(k);
+    if (t == traces.end() || std::abs(static_cast<double>(t->second) - 1000.0 * v) > 5.0 * v)
+      diff += "fold:  " + k + " " + std::to_string(v) + "\n";
+  }
+  for (const auto& [k, v] : traces)
+    if (!fold.contains(k)) diff += "pprof: " + k + " " + std::to_string(v) + "\n";
+  EXPECT_EQ(diff, "");
+  std::remove(out.c_str());
+  EXPECT_EQ(RunTk({"pprof", "--wakeup", dir + "/offcpu.data", "-o", out}).exit_code, 2);
+  EXPECT_EQ(RunTk({"pprof", "--state", "D", dir + "/offcpu.data", "-o", out}).exit_code, 2);
+  EXPECT_FALSE(FileExists(out));
+}
+
 TEST(PprofProtoc, DecodeEncodeRoundTrips) {
   std::string protoc = TK_PROTOC;
   if (!FileExists(protoc)) GTEST_SKIP() << "protoc not installed";
