@@ -3,6 +3,7 @@
 // committed as reference data), tk's folded goldens from files and stdin, the perf.data and
 // `perf script --ns` forms agreeing, --threads 1 = 2, --state/--min-us/--max-us partitions,
 // and bad input.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <sstream>
@@ -45,6 +46,97 @@ TEST(OffCpuGolden, ThreadTotalsAreTimehistWaitTimes) {
   }
   for (const auto& [tid, us] : tk) EXPECT_TRUE(perf.contains(tid)) << "tid " << tid;
   EXPECT_GT(sum, 100'000u);  // the workload waited well over 0.1 s in total
+}
+
+// trace.dat with kernel stacks (testdata/offcpu/record-tracedat.sh: tracefs'
+// options/stacktrace on sched_switch, trace-cmd extract). The stacks are trace-cmd report's
+// "<stack trace>" blocks (its own output, offcpu.trace.txt) without the tracing frames above
+// __schedule; the per-thread totals are `tk sched timehist`'s wait times of the same file
+// (perf sched timehist reads no trace.dat).
+// The address lists of trace-cmd report's "<stack trace>" blocks ("=> name (ffffffff8226...)"),
+// innermost first, without the tracing frames above __schedule.
+std::vector<std::string> TraceCmdStacks(const std::string& report) {
+  std::vector<std::string> stacks;
+  std::istringstream in(report);
+  std::string line;
+  std::vector<std::pair<std::string, std::string>> frames;  // name, address
+  auto flush = [&] {
+    while (!frames.empty() && (frames.front().first.starts_with("trace_event_raw_event_") ||
+                               frames.front().first.starts_with("__traceiter_")))
+      frames.erase(frames.begin());
+    std::string key;
+    for (const auto& [name, addr] : frames) key += addr + " ";
+    if (!key.empty()) stacks.push_back(key);
+    frames.clear();
+  };
+  while (std::getline(in, line)) {
+    size_t open = line.rfind(" (");
+    if (line.starts_with("=> ") && open != std::string::npos) {
+      frames.emplace_back(line.substr(3, open - 3), line.substr(open + 2, line.size() - open - 3));
+    } else {
+      flush();
+    }
+  }
+  flush();
+  return stacks;
+}
+
+// tk script's callchain lines ("\tffffffff82265908 __schedule+0x628 ([kernel.kallsyms])").
+std::vector<std::string> TkScriptStacks(const std::string& script) {
+  std::vector<std::string> stacks;
+  std::istringstream in(script);
+  std::string line, key;
+  while (std::getline(in, line)) {
+    if (line.starts_with("\t")) {
+      key += line.substr(1, line.find(' ') - 1) + " ";
+    } else if (!key.empty()) {
+      stacks.push_back(key);
+      key.clear();
+    }
+  }
+  if (!key.empty()) stacks.push_back(key);
+  return stacks;
+}
+
+// Every sched_switch gets the kernel_stack record after it, frame for frame as trace-cmd
+// reads it. (Names may differ from trace-cmd's for aliases: at ffffffff8135ff10 kallsyms has
+// __do_sys_vfork (t) and __x64_sys_vfork (T); tk, as perf, names the global one.)
+TEST(OffCpuGolden, TraceDatKernelStacksAreTraceCmds) {
+  RunResult r = Fold({"--off-cpu", "--json"}, "offcpu.trace.dat");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["sched_switch"]["events"], 169);
+  EXPECT_EQ(j["sched_switch"]["with_callchain"], 169);
+  std::vector<std::string> want = TraceCmdStacks(ReadFile(SourcePath(kDir + "offcpu.trace.txt")));
+  RunResult script = RunTk({"script", SourcePath(kDir + "offcpu.trace.dat")});
+  ASSERT_EQ(script.exit_code, 0) << script.err;
+  EXPECT_EQ(want.size(), 169u);
+  std::vector<std::string> got = TkScriptStacks(script.out);
+  // As multisets: where two CPUs' records tie, trace-cmd and tk may list them in either order.
+  std::sort(want.begin(), want.end());
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, want);
+  for (const auto& st : j["stacks"]) EXPECT_EQ(st["frames"].back(), "__schedule");
+}
+
+TEST(OffCpuGolden, TraceDatThreadTotalsAreTimehistWaitTimes) {
+  RunResult r = Fold({"--off-cpu", "--tid"}, "offcpu.trace.dat");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  RunResult th = RunTk({"sched", "timehist", SourcePath(kDir + "offcpu.trace.dat")});
+  ASSERT_EQ(th.exit_code, 0) << th.err;
+  std::map<int, uint64_t> tk = TkTotals(r.out), timehist = TimehistTotals(th.out);
+  ASSERT_GE(timehist.size(), 10u);
+  // Equal to the µs for 14 of the 18 threads. The other four differ by 3-97 µs (within 0.1%,
+  // or 20 µs on a thread timehist books 0): the trace has unpaired switches (10 switch-outs
+  // of threads already off-CPU, 8 switch-ins of threads on a CPU), which tk fold and tk
+  // sched timehist close differently. Not explained further yet: docs/offcpu.md.
+  size_t equal = 0;
+  for (const auto& [tid, us] : timehist) {
+    uint64_t got = tk.contains(tid) ? tk.at(tid) : 0;
+    equal += got == us;
+    EXPECT_LE(got > us ? got - us : us - got, std::max<uint64_t>(us / 1000, 20)) << "tid " << tid;
+  }
+  EXPECT_GE(equal, timehist.size() - 4);
 }
 
 struct Case {
