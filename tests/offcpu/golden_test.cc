@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -137,6 +138,35 @@ TEST(OffCpuGolden, TraceDatThreadTotalsAreTimehistWaitTimes) {
     EXPECT_LE(got > us ? got - us : us - got, std::max<uint64_t>(us / 1000, 20)) << "tid " << tid;
   }
   EXPECT_GE(equal, timehist.size() - 4);
+}
+
+// The same trace as `trace-cmd report` text (ftrace text with "<stack trace>" blocks): the
+// same stacks as the trace.dat (trace-cmd names one alias differently), the same per-thread
+// totals up to the text's µs timestamps (each interval ±1 µs).
+TEST(OffCpuGolden, FtraceTextStacksAsTraceDat) {
+  RunResult dat = Fold({"--off-cpu", "--tid"}, "offcpu.trace.dat");
+  RunResult txt = Fold({"--off-cpu", "--tid"}, "offcpu.trace.txt");
+  ASSERT_EQ(dat.exit_code, 0) << dat.err;
+  ASSERT_EQ(txt.exit_code, 0) << txt.err;
+  auto stacks = [](const std::string& folded) {
+    std::set<std::string> out;
+    std::istringstream in(folded);
+    std::string line;
+    while (std::getline(in, line)) {
+      line = line.substr(0, line.rfind(' '));
+      size_t at = line.find(";__do_sys_vfork;");
+      if (at != std::string::npos) line.replace(at, 16, ";__x64_sys_vfork;");
+      out.insert(line);
+    }
+    return out;
+  };
+  EXPECT_EQ(stacks(txt.out), stacks(dat.out));
+  std::map<int, uint64_t> a = TkTotals(dat.out), b = TkTotals(txt.out);
+  ASSERT_EQ(a.size(), b.size());
+  for (const auto& [tid, us] : a) {
+    uint64_t t = b.contains(tid) ? b.at(tid) : 0;
+    EXPECT_LE(t > us ? t - us : us - t, 40u) << "tid " << tid;
+  }
 }
 
 struct Case {
