@@ -32,7 +32,6 @@ class FtraceTextParser final : public Parser {
 
   // Stack traces: with stacks wanted, an event is held back until the next line, which may
   // open its "<stack trace>" block (a kernel_stack event line, then "=> name" lines).
-  absl::Status Emit(Event& e, EventSink& sink);
   absl::Status FlushHeld(EventSink& sink);
   bool StackLine(std::string_view line);
 
@@ -77,8 +76,6 @@ bool FtraceTextParser::StackLine(std::string_view line) {
   return true;
 }
 
-absl::Status FtraceTextParser::Emit(Event& e, EventSink& sink) { return sink.OnEvent(e); }
-
 absl::Status FtraceTextParser::FlushHeld(EventSink& sink) {
   if (!holding_) return absl::OkStatus();
   holding_ = collecting_ = false;
@@ -87,7 +84,7 @@ absl::Status FtraceTextParser::FlushHeld(EventSink& sink) {
     held_.stack = absl::MakeConstSpan(frames_);
     held_.stack_recorded = held_.callchain = true;
   }
-  absl::Status st = Emit(held_, sink);
+  absl::Status st = sink.OnEvent(held_);
   frames_.clear();
   frame_names_.clear();
   return st;

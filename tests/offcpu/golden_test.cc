@@ -169,6 +169,41 @@ TEST(OffCpuGolden, FtraceTextStacksAsTraceDat) {
   }
 }
 
+// A real perf.data whose samples are named offcpu-time (record-offcpu-time.sh: a renamed
+// cpu-clock event, since this perf cannot record --off-cpu): the perf.data reader feeds them
+// to the offcpu-time path, each sample its period / 1000 µs. Per stack that is tk fold's
+// period-weighted count / 1000; the total is perf script's periods / 1000.
+TEST(OffCpuGolden, PerfDataOffcpuTimeSamples) {
+  RunResult oc = Fold({"--off-cpu", "--json"}, "offcpu-time-named.data");
+  RunResult plain = Fold({}, "offcpu-time-named.data");
+  ASSERT_EQ(oc.exit_code, 0) << oc.err;
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  nlohmann::json j = nlohmann::json::parse(oc.out);
+  std::istringstream periods(ReadFile(SourcePath(kDir + "offcpu-time-named.periods.txt")));
+  uint64_t tid, period, ns = 0, n = 0;
+  while (periods >> tid >> period) {
+    ns += period;
+    ++n;
+  }
+  ASSERT_GT(n, 50u);
+  EXPECT_EQ(j["offcpu_time_samples"], n);
+  EXPECT_EQ(j["total"], ns / 1000);
+  std::map<std::string, uint64_t> want;
+  std::istringstream in(plain.out);
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t sp = line.rfind(' ');
+    want[line.substr(0, sp)] += std::stoull(line.substr(sp + 1)) / 1000;
+  }
+  std::map<std::string, uint64_t> got;
+  for (const auto& st : j["stacks"]) {
+    std::string key;
+    for (const auto& f : st["frames"]) key += (key.empty() ? "" : ";") + f.get<std::string>();
+    got[key] += st["count"].get<uint64_t>();
+  }
+  EXPECT_EQ(got, want);
+}
+
 struct Case {
   std::vector<std::string> flags;
   const char* input;
