@@ -12,7 +12,6 @@
 // row the filters keep, including rows --percent-limit hides. Every cell is padded to its
 // width except a Symbol in the last column.
 #include <charconv>
-#include <cinttypes>
 #include <cstdio>
 #include <ostream>
 
@@ -153,7 +152,7 @@ void AppendSym(const Entry& en, std::string* out) {
   // printf's "%#.16llx": 16 digits, "0x" unless the address is 0, as perf prints it.
   if (en.addr != 0) out->append("0x");
   char buf[16];
-  for (int i = 15, a = 0; i >= 0; --i, ++a) buf[a] = "0123456789abcdef"[(en.addr >> (4 * i)) & 0xf];
+  for (int i = 0; i < 16; ++i) buf[i] = "0123456789abcdef"[(en.addr >> (60 - 4 * i)) & 0xf];
   out->append(buf, sizeof buf);
 }
 
