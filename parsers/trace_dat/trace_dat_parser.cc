@@ -134,7 +134,9 @@ class Merger {
     Event e;
     e.ts_ns = ts;
     e.cpu = s.cpu();
-    // The views Decode sets borrow the record: keep a copy while the stream moves on.
+    // The views Decode sets borrow the record, whose page the stream may replace when it
+    // moves on: with stacks, the kernel_stack record after it is read first, so a copy of
+    // the record is decoded.
     const bool stacks = mask_.stacks() && stacks_.available();
     std::string_view raw = s.raw();
     if (stacks) raw = held_.assign(raw);
@@ -142,16 +144,20 @@ class Merger {
       *more = s.Next();
       return absl::OkStatus();
     }
-    *more = s.Next();
-    if (stacks && *more && stacks_.Is(s.raw())) {
-      stacks_.Decode(s.raw(), &frames_);
-      e.stack = absl::MakeConstSpan(frames_);
-      e.stack_recorded = e.callchain = true;
+    if (stacks) {
       *more = s.Next();
+      if (*more && stacks_.Is(s.raw())) {
+        stacks_.Decode(s.raw(), &frames_);
+        e.stack = absl::MakeConstSpan(frames_);
+        e.stack_recorded = e.callchain = true;
+        *more = s.Next();
+      }
     }
     comms_.LearnFrom(e);
     e.comm = comms_.Lookup(e.tid);
-    return sink_.OnEvent(e);
+    absl::Status st = sink_.OnEvent(e);
+    if (!stacks) *more = s.Next();
+    return st;
   }
 
   // Per-CPU notes (lost events, corrupt pages) and the first stream error (truncation).
