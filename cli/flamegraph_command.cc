@@ -130,6 +130,11 @@ void AddFoldArgs(CLI::App& app, FoldArgs* a) {
     app.add_option(o, a->values[o], std::string("tk fold ") + o + " (for a trace input)")
         ->group("tk fold flags (a trace input is folded first)");
   }
+  // tk fold's filters, under tk fold's names (its --pid/--tid are the root annotations).
+  FilterNames names;
+  names.pid = "-p,--pids";
+  names.tid = "-t,--tids";
+  AddFilterOptions(&app, &a->filters, names);
 }
 
 std::vector<std::string> FoldArgs::Argv() const {
@@ -140,6 +145,16 @@ std::vector<std::string> FoldArgs::Argv() const {
     if (v.empty()) continue;
     argv.push_back(o);
     argv.push_back(v);
+  }
+  const std::pair<const char*, const std::vector<std::string>*> filters[] = {
+      {"--time", &this->filters.time}, {"--pids", &this->filters.pids},
+      {"--tids", &this->filters.tids}, {"--comm", &this->filters.comms},
+      {"--cpu", &this->filters.cpus}};
+  for (const auto& [name, list] : filters) {
+    for (const std::string& v : *list) {
+      argv.push_back(name);
+      argv.push_back(v);
+    }
   }
   return argv;
 }
@@ -179,6 +194,12 @@ int LoadFolded(const std::string& path, bool force_folded, FoldArgs& fold, Folde
   bool text = format == Format::kPerfScriptText || format == Format::kFtraceText ||
               format == Format::kUnknown;
   if (force_folded || (text && LooksFolded(*head))) {
+    const FilterFlags& f = fold.filters;
+    if (!f.time.empty() || !f.pids.empty() || !f.tids.empty() || !f.comms.empty() ||
+        !f.cpus.empty()) {  // folded stacks have no times, ids or CPUs to filter by
+      return Fail(path + ": the filter flags apply to a trace input; this is folded stacks",
+                  kExitUsage);
+    }
     if (absl::Status st = input.EnsureMapped(); !st.ok()) return Fail(SV(st.message()), kExitUsage);
     out->text = *input.mapped();
     return kExitOk;

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "CLI/CLI.hpp"
+#include "cli/filter_options.h"
 #include "core/input.h"
 
 namespace tk::cli {
@@ -18,6 +19,7 @@ namespace tk::cli {
 struct FoldArgs {
   std::map<std::string, std::string> values;  // --symfs, --kallsyms, --event-filter, ...
   std::map<std::string, bool> flags;          // --pid, --kernel, --off-cpu, ...
+  FilterFlags filters;                        // --time, -p/--pids, -t/--tids, --comm, -C
   std::vector<std::string> Argv() const;
 };
 void AddFoldArgs(CLI::App& app, FoldArgs* a);

@@ -3,6 +3,7 @@
 #define TK_CLI_FOLD_OFFCPU_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "CLI/CLI.hpp"
@@ -29,6 +30,12 @@ void AddOffCpuFlags(CLI::App& app, OffCpuFlags* flags);
 // --state/--min-us/--max-us without --off-cpu or --wakeup: prints the usage error and returns
 // its exit code; else -1.
 int CheckOffCpuFlags(const CLI::App& app, const OffCpuFlags& flags);
+
+// Folds `in` off-CPU (or wakeup) style into `*out`, printing the notes and errors tk fold
+// prints. Returns the exit code (kExitOk: `*out` holds the stacks).
+int FoldOffCpu(Input& in, const ParseOptions& popts, const OffCpuFlags& flags,
+               const analyses::fold::FoldOptions& fold, const FilterOptions& filter,
+               Diagnostics& diag, std::unique_ptr<analyses::offcpu::OffCpuSink>* out);
 
 // Folds `in` off-CPU (or wakeup) style with `fold`'s roots and frame names; writes folded lines
 // or JSON to stdout, notes to stderr. Returns the exit code.

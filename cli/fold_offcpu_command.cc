@@ -33,9 +33,9 @@ int CheckOffCpuFlags(const CLI::App& app, const OffCpuFlags& f) {
   return -1;
 }
 
-int RunOffCpuFold(Input& in, const ParseOptions& popts, const OffCpuFlags& flags,
-                  const analyses::fold::FoldOptions& fold, const FilterOptions& filter,
-                  bool json, Diagnostics& diag) {
+int FoldOffCpu(Input& in, const ParseOptions& popts, const OffCpuFlags& flags,
+               const analyses::fold::FoldOptions& fold, const FilterOptions& filter,
+               Diagnostics& diag, std::unique_ptr<analyses::offcpu::OffCpuSink>* out) {
   analyses::offcpu::OffCpuOptions oo;
   oo.filter = filter;
   oo.wakeup = flags.wakeup;
@@ -47,7 +47,8 @@ int RunOffCpuFold(Input& in, const ParseOptions& popts, const OffCpuFlags& flags
       return Fail(SV(st.message()), kExitUsage);
   }
   if (oo.min_us > oo.max_us) return Fail("--min-us is above --max-us", kExitUsage);
-  analyses::offcpu::OffCpuSink sink(oo);
+  *out = std::make_unique<analyses::offcpu::OffCpuSink>(oo);
+  analyses::offcpu::OffCpuSink& sink = **out;
   absl::Status st = ParseInput(in, popts, sink, diag);
   diag.PrintSummary();
   if (!st.ok()) return Fail(SV(st.message()), kExitData);
@@ -62,10 +63,18 @@ int RunOffCpuFold(Input& in, const ParseOptions& popts, const OffCpuFlags& flags
                  "-e sched:sched_waking -g)\n";
   }
   sink.WriteNote(std::cerr);
+  return kExitOk;
+}
+
+int RunOffCpuFold(Input& in, const ParseOptions& popts, const OffCpuFlags& flags,
+                  const analyses::fold::FoldOptions& fold, const FilterOptions& filter,
+                  bool json, Diagnostics& diag) {
+  std::unique_ptr<analyses::offcpu::OffCpuSink> sink;
+  if (int rc = FoldOffCpu(in, popts, flags, fold, filter, diag, &sink); rc != kExitOk) return rc;
   if (json) {
-    sink.WriteJson(std::cout);
+    sink->WriteJson(std::cout);
   } else {
-    sink.Write(std::cout);
+    sink->Write(std::cout);
   }
   return FinishOutput(std::cout);
 }

@@ -1,9 +1,11 @@
 // tk pprof [--event-filter EV] [--kernel] [--jit] [--all] [--addrs] FILE -o OUT.pb.gz
+// tk pprof --off-cpu [--state S,D,R] [--min-us N] [--max-us N] FILE -o OUT.pb.gz
 //
 // The samples of one event type as a gzipped pprof profile.proto, for go tool pprof,
 // Pyroscope, Parca, speedscope. Frames are symbolized and named as `tk fold` names them.
 // The output is written to a temporary file next to OUT and renamed, so a failed run leaves
-// nothing behind; "-o -" writes to stdout.
+// nothing behind; "-o -" writes to stdout. With --off-cpu the profile is `tk fold --off-cpu`'s
+// stacks (analyses/pprof/folded_profile.h): off-CPU time, sample type off-cpu/nanoseconds.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,9 +13,11 @@
 #include <fstream>
 #include <iostream>
 
+#include "analyses/pprof/folded_profile.h"
 #include "analyses/pprof/profile_builder.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/fold_offcpu.h"
 #include "core/absl_compat.h"
 #include "core/diag.h"
 #include "core/input.h"
@@ -78,7 +82,12 @@ int RunPprof(int argc, char** argv) {
                    "Export only events of this type (default: the first event type seen)");
   app.add_flag("--json", json, "Print a JSON summary {output, event, samples, bytes} to stdout");
   AddSymbolOptions(app, &popts);
+  OffCpuFlags offcpu;
+  AddOffCpuFlags(app, &offcpu);
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
+  if (int rc = CheckOffCpuFlags(app, offcpu); rc >= 0) return rc;
+  if (offcpu.wakeup)  // waker stacks after "--" are no call stack a pprof reader can show
+    return Fail("pprof: --wakeup has no pprof form; use --off-cpu, or tk fold --wakeup", kExitUsage);
   names.Apply();
   po.names = names.names;
   po.event_filter = names.event_filter;
@@ -96,20 +105,37 @@ int RunPprof(int argc, char** argv) {
   if (path != "-" && stat(path.c_str(), &sb) == 0)
     meta.time_nanos = static_cast<int64_t>(sb.st_mtim.tv_sec) * 1000000000 + sb.st_mtim.tv_nsec;
 
-  analyses::pprof::ProfileBuilder builder(po);
   Diagnostics diag((*in)->name());
-  absl::Status st = ParseInput(**in, popts, builder, diag);
-  diag.PrintSummary();
-  if (!st.ok()) return Fail(SV(st.message()), kExitData);
-  if (builder.samples() == 0) return Fail((*in)->name() + ": no samples with stacks", kExitData);
+  std::string profile, event;
+  uint64_t samples = 0;
+  if (offcpu.off_cpu) {
+    analyses::fold::FoldOptions fo;
+    fo.names = po.names;
+    fo.pid_shown = format != Format::kPerfData && format != Format::kPerfDataPipe;  // as fold
+    std::unique_ptr<analyses::offcpu::OffCpuSink> sink;
+    if (int rc = FoldOffCpu(**in, popts, offcpu, fo, FilterOptions{}, diag, &sink); rc != kExitOk)
+      return rc;
+    profile = analyses::pprof::SerializeFolded(sink->stacks(), {}, meta);
+    event = "off-cpu";
+    samples = sink->stacks().size();
+  } else {
+    analyses::pprof::ProfileBuilder builder(po);
+    absl::Status st = ParseInput(**in, popts, builder, diag);
+    diag.PrintSummary();
+    if (!st.ok()) return Fail(SV(st.message()), kExitData);
+    if (builder.samples() == 0)
+      return Fail((*in)->name() + ": no samples with stacks", kExitData);
+    profile = builder.Serialize(meta);
+    event = builder.event_type();
+    samples = builder.samples();
+  }
   std::string gz;
-  if (!analyses::pprof::Gzip(builder.Serialize(meta), &gz))
-    return Fail("pprof: gzip failed", kExitUsage);
+  if (!analyses::pprof::Gzip(profile, &gz)) return Fail("pprof: gzip failed", kExitUsage);
   int rc = WriteOutput(out_path, gz);
   if (rc == kExitOk && json) {
     nlohmann::json j = {{"output", out_path},
-                        {"event", builder.event_type()},
-                        {"samples", builder.samples()},
+                        {"event", event},
+                        {"samples", samples},
                         {"bytes", gz.size()}};
     std::cout << j.dump() << "\n";
     rc = FinishOutput(std::cout);

@@ -21,6 +21,9 @@
 // the interval (sched:sched_waking, or sched:sched_wakeup when the input has no sched_waking)
 // leaf first, and the waker's comm. No wakeup during the interval (preemption): "...;--; N".
 //
+// trace.dat: the reader gives each sched_switch the kernel_stack record tracefs' stacktrace
+// option writes after it (parsers/trace_dat/kernel_stack.h): kernel frames only.
+//
 // perf's own `perf record --off-cpu` samples (event "offcpu-time", period = off-CPU ns, user
 // stack) are folded directly, period / 1000 µs each.
 //

@@ -43,7 +43,12 @@ uint32_t ProfileBuilder::FunctionOf(std::string_view name) {
   return id;
 }
 
-uint32_t ProfileBuilder::LocationOf(const Frame& f, bool java) {
+// `frames`: one frame, or the inline frames DWARF unwinding gave one address (innermost
+// first, with the DSO "inlined", as the decoder writes them) and the frame of the ELF symbol
+// they are inlined into: one Location whose Lines are all their functions, innermost first, in
+// the ELF symbol's mapping.
+uint32_t ProfileBuilder::LocationOf(absl::Span<const Frame> frames, bool java) {
+  const Frame& f = frames.back();
   auto d = dso_index_.find(f.dso);
   if (d == dso_index_.end()) {
     std::string_view name = strings_.Intern(f.dso);
@@ -52,20 +57,34 @@ uint32_t ProfileBuilder::LocationOf(const Frame& f, bool java) {
   }
   const uint32_t m = d->second;
   // Java frames are named by the comm ("java" drops the L of Lcom/foo;), so the name joins
-  // the key there.
-  const uint64_t addr_key = java ? ~f.ip : f.ip;
-  auto [it, added] = loc_index_.try_emplace({m, addr_key}, static_cast<uint32_t>(locs_.size()));
+  // the key there, as it does for an inline frame without its ELF symbol's frame (every name
+  // DWARF gives the address differs from the ELF symbol's): the decoder names no DSO for
+  // those, so one address of several DSOs, or several inline levels, share this mapping.
+  const bool by_name = java || f.dso == "inlined";
+  const LocKey key{m, f.ip, by_name ? strings_.Intern(f.symbol).data() : nullptr};
+  auto [it, added] = loc_index_.try_emplace(key, static_cast<uint32_t>(locs_.size()));
   if (!added) return it->second;
   fold::FrameNameOptions names = opt_.names;
   names.java = java;
-  report::FrameFunctions(f, names, &scratch_, &names_);
   Loc loc{m, f.ip, {}};
-  for (std::string_view n : names_) loc.functions.push_back(FunctionOf(n));
+  for (const Frame& one : frames) {
+    report::FrameFunctions(one, names, &scratch_, &names_);
+    for (std::string_view n : names_) loc.functions.push_back(FunctionOf(n));
+  }
   Dso& dso = dsos_[m];
   dso.max_address = std::max(dso.max_address, f.ip);
   if (f.symbol == "[unknown]" || f.symbol.empty()) dso.all_resolved = false;
   locs_.push_back(std::move(loc));
   return it->second;
+}
+
+// The end of the frame group starting at `i`: the inline frames at one address and the frame
+// of the ELF symbol they are inlined into, or one frame. (Inline frames at one address that no
+// such frame closes stay one frame each: a recursion of them looks the same.)
+static size_t InlineGroupEnd(absl::Span<const Frame> stack, size_t i) {
+  size_t j = i;
+  while (j < stack.size() && stack[j].dso == "inlined" && stack[j].ip == stack[i].ip) ++j;
+  return j < stack.size() && j > i && stack[j].ip == stack[i].ip ? j + 1 : i + 1;
 }
 
 absl::Status ProfileBuilder::OnEvent(const Event& e) {
@@ -84,8 +103,9 @@ absl::Status ProfileBuilder::OnEvent(const Event& e) {
   auto pc = process_comm_.find(e.pid);
   const bool java = e.comm == "java";
   key_.locs.clear();
-  for (const Frame& f : e.stack) {
-    uint32_t l = LocationOf(f, java);
+  for (size_t i = 0, end; i < e.stack.size(); i = end) {
+    end = InlineGroupEnd(e.stack, i);
+    uint32_t l = LocationOf(e.stack.subspan(i, end - i), java);
     if (!locs_[l].functions.empty()) key_.locs.push_back(l);  // fold skips these frames
   }
   if (key_.locs.empty()) return absl::OkStatus();

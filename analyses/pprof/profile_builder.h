@@ -8,7 +8,9 @@
 //                 num_unit "pid"/"tid": pprof drops a unit-less 0)
 //   location      one per (DSO, address) with the address tk symbolized (DSO-relative for
 //                 files, absolute for the kernel), its Lines the frame's functions as `tk fold`
-//                 names them, the inlined callee first
+//                 names them, the inlined callee first: a DWARF-unwound frame's inline frames
+//                 (the decoder's frames at one address with the DSO "inlined") are Lines of
+//                 the one Location of the function they are inlined into
 //   mapping       one per DSO (file path, [kernel.kallsyms], [vdso], JIT map), its build id
 //                 from the file, addresses normalized (start 0, offset 0): a DSO's locations
 //                 hold file-relative addresses, as Parca's --normalized; has_functions only
@@ -26,10 +28,12 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/node_hash_map.h"
+#include "absl/types/span.h"
 #include "analyses/fold/frame_name.h"
 #include "core/intern.h"
 #include "core/sink.h"
@@ -88,7 +92,7 @@ class ProfileBuilder final : public EventSink {
       return H::combine(std::move(h), k.locs, k.comm, k.thread_comm, k.pid, k.tid);
     }
   };
-  uint32_t LocationOf(const Frame& f, bool java);
+  uint32_t LocationOf(absl::Span<const Frame> frames, bool java);
   uint32_t FunctionOf(std::string_view name);
   std::vector<uint32_t> MappingOrder() const;
 
@@ -98,7 +102,9 @@ class ProfileBuilder final : public EventSink {
   absl::flat_hash_map<int32_t, std::string_view> process_comm_;
   absl::flat_hash_map<std::string_view, uint32_t> dso_index_;
   std::vector<Dso> dsos_;
-  absl::flat_hash_map<std::pair<uint32_t, uint64_t>, uint32_t> loc_index_;
+  // (mapping, address, interned name for Java and inline frames without their ELF symbol's)
+  using LocKey = std::tuple<uint32_t, uint64_t, const char*>;
+  absl::flat_hash_map<LocKey, uint32_t> loc_index_;
   std::vector<Loc> locs_;
   absl::flat_hash_map<std::string_view, uint32_t> function_index_;
   std::vector<std::string_view> functions_;

@@ -32,15 +32,13 @@ constexpr Name kNames[] = {
     {"period", false, Key::kComm, Value::kPeriod},
 };
 
-template <typename T>
-void AppendRaw(const T& v, std::string* out) {
-  out->append(reinterpret_cast<const char*>(&v), sizeof v);
-}
+bool Resolved(const Frame& f) { return f.symbol != "[unknown]" && !f.symbol.empty(); }
 
-void AppendView(std::string_view s, std::string* out) {
-  uint32_t n = static_cast<uint32_t>(s.size());
-  AppendRaw(n, out);
-  out->append(s);
+// A resolved frame's symbol start (Frame::ip is DSO-relative for ELF DSOs, absolute for the
+// kernel; 0 without an offset, as in text inputs); an unresolved frame's address.
+uint64_t SymbolAddress(const Frame& f) {
+  if (!Resolved(f)) return f.ip;
+  return f.sym_offset >= 0 ? f.ip - static_cast<uint64_t>(f.sym_offset) : 0;
 }
 
 }  // namespace
@@ -108,66 +106,68 @@ Table& ReportSink::TableFor(std::string_view name) {
   return *(last_table_ = tables_.back().get());
 }
 
-// The entry key packs only the sort keys' parts, so entries differing elsewhere merge. An
-// unresolved symbol is keyed by its address, as perf's sort__sym_cmp does.
+// A sample's comm/tid/cpu as an id, so a frame's key holds one word for them. Consecutive
+// samples of one thread skip the lookup.
+uint64_t ReportSink::ContextOf(const Event& e) {
+  ContextKey c{};
+  if (key_comm_) {
+    c.comm = e.comm.data();
+    c.comm_len = static_cast<uint32_t>(e.comm.size());
+  }
+  if (key_pid_) c.tid = e.tid;
+  if (key_cpu_) c.cpu = e.cpu;
+  if (last_context_id_ != ~0ull && c == last_context_) return last_context_id_;
+  auto [it, added] = contexts_.try_emplace(c, static_cast<uint32_t>(contexts_.size()));
+  last_context_ = c;
+  return last_context_id_ = it->second;
+}
+
+// The entry key packs only the sort keys' parts, so entries differing elsewhere merge. A
+// resolved symbol is keyed by its start too (two static functions of one name are two
+// entries), an unresolved one by its address, as perf's sort__sym_cmp does.
 // `sample_kernel`: the sample's level, which a frame outside every map takes (perf 6.1's
 // fill_callchain_info sets the level only for frames inside a map). A mapped frame's level
 // follows from its DSO, computed only when its entry is made.
-Entry& ReportSink::EntryFor(Table& t, const Event& e, const Frame& f, bool sample_kernel) {
+uint32_t ReportSink::EntryFor(Table& t, uint64_t ctx, const Event& e, const Frame& f,
+                              bool sample_kernel) {
   const bool unmapped = f.dso == "[unknown]";
-  if (!e.stable_views) {
-    return t.entries[SlowEntry(t, e, f, unmapped ? sample_kernel : IsKernelFrame(f))];
-  }
+  if (!e.stable_views) return SlowEntry(t, e, f, unmapped ? sample_kernel : IsKernelFrame(f));
   // Only the parts the sort keys use, so the cache never splits what the keys merge.
-  FrameKey k{};
-  if (key_comm_) {
-    k.comm = e.comm.data();
-    k.comm_len = static_cast<uint32_t>(e.comm.size());
-  }
-  if (key_pid_) k.tid = e.tid;
-  if (key_cpu_) k.cpu = e.cpu;
-  if (key_dso_ || key_sym_) {
-    k.dso = f.dso.data();
-    k.dso_len = static_cast<uint32_t>(f.dso.size());
-  }
+  FrameKey k{ctx << 1 | (unmapped && sample_kernel), nullptr, nullptr, 0};
+  if (key_dso_ || key_sym_) k.dso = f.dso.data();
   if (key_sym_) {
+    // A resolved symbol's name is one view of its symbol table.
     k.sym = f.symbol.data();
-    k.sym_len = static_cast<uint32_t>(f.symbol.size());
-    // A resolved symbol's name is one view of its symbol table; an unresolved one is keyed
-    // by its address.
-    if (f.symbol == "[unknown]" || f.symbol.empty()) k.ip = f.ip;
+    k.addr = SymbolAddress(f);
   }
-  k.kernel = unmapped && sample_kernel;
   auto [it, added] = t.fast.try_emplace(k, 0);
   if (added) it->second = SlowEntry(t, e, f, unmapped ? sample_kernel : IsKernelFrame(f));
-  return t.entries[it->second];
+  return it->second;
 }
 
 uint32_t ReportSink::SlowEntry(Table& t, const Event& e, const Frame& f, bool kernel) {
-  const bool resolved = f.symbol != "[unknown]" && !f.symbol.empty();
-  const std::string_view dso = ShortDso(f.dso);
-  std::string& k = key_;
-  k.clear();
-  if (key_comm_) AppendView(e.comm, &k);
-  if (key_pid_) AppendRaw(e.tid, &k);
-  if (key_dso_) AppendView(dso, &k);
+  const bool resolved = Resolved(f);
+  const std::string_view comm = strings_.Intern(e.comm);
+  const std::string_view dso = strings_.Intern(ShortDso(f.dso));
+  const std::string_view sym = resolved ? strings_.Intern(f.symbol) : std::string_view();
+  EntryKey k{};
+  if (key_comm_) k.comm = comm.data();
+  if (key_pid_) k.tid = e.tid;
+  // A symbol's start is relative to its DSO: the DSO is part of a symbol's key (perf's
+  // sort__sym_cmp; an unresolved frame is its address alone).
+  if (key_dso_ || (key_sym_ && resolved)) k.dso = dso.data();
   if (key_sym_) {
-    if (resolved) {
-      AppendView(f.symbol, &k);
-      if (!key_dso_) AppendView(dso, &k);  // distinct symbols of distinct DSOs
-    } else {
-      k.push_back('\xff');
-      AppendRaw(f.ip, &k);
-    }
+    k.sym = sym.data();
+    k.addr = SymbolAddress(f);
   }
-  if (key_cpu_) AppendRaw(e.cpu, &k);
+  if (key_cpu_) k.cpu = e.cpu;
   auto [it, added] = t.index.try_emplace(k, static_cast<uint32_t>(t.entries.size()));
   if (added) {
     Entry en;
-    en.comm = strings_.Intern(e.comm);
-    en.dso = strings_.Intern(dso);
-    en.sym = resolved ? strings_.Intern(f.symbol) : std::string_view();
-    en.addr = resolved ? 0 : f.ip;
+    en.comm = comm;
+    en.dso = dso;
+    en.sym = sym;
+    en.addr = SymbolAddress(f);
     en.tid = e.tid;
     en.cpu = e.cpu;
     en.kernel = kernel;  // the first sample to make the entry decides, as in perf
@@ -201,7 +201,9 @@ absl::Status ReportSink::OnEvent(const Event& e) {
                       : !e.dropped_stack_ip.empty() ? e.dropped_stack_ip[0]
                                                     : kNone;
   const bool kernel = IsKernelFrame(leaf);  // the sample's mode
-  Entry& self = EntryFor(t, e, leaf, kernel);
+  const uint64_t ctx = e.stable_views ? ContextOf(e) : 0;
+  const uint32_t self_id = EntryFor(t, ctx, e, leaf, kernel);
+  Entry& self = t.entries[self_id];
   self.self_period += period;
   ++self.self_samples;
   if (e.stack.size() >= 2) saw_callchain_ = true;
@@ -211,9 +213,10 @@ absl::Status ReportSink::OnEvent(const Event& e) {
     self.last_sample = sample_no_;
   }
   // A frame outside every map takes the sample's level: [k] under a kernel leaf even for a
-  // user address, as perf 6.1 prints it (tests/report/parity_test.cc, a.data).
-  for (const Frame& f : e.stack) {
-    Entry& en = EntryFor(t, e, f, kernel);
+  // user address, as perf 6.1 prints it (tests/report/parity_test.cc, a.data). The leaf's
+  // entry is known already.
+  for (size_t i = 0; i < e.stack.size(); ++i) {
+    Entry& en = t.entries[i == 0 ? self_id : EntryFor(t, ctx, e, e.stack[i], kernel)];
     if (en.last_sample == sample_no_) continue;  // recursion: once per sample
     en.last_sample = sample_no_;
     en.children_period += period;
@@ -275,6 +278,7 @@ std::vector<const Entry*> SortedRows(const ReportSink& r, const Table& t, uint64
             c = a->addr < b->addr ? -1 : a->addr > b->addr;
           } else {
             c = a->sym.compare(b->sym);
+            if (c == 0) c = a->addr < b->addr ? -1 : a->addr > b->addr;  // static twins
           }
           break;
         case Key::kCpu:

@@ -13,6 +13,15 @@
 // cpu); with callchains, every distinct entry its stack maps to gets the period as Children
 // once per sample, so recursion counts once (perf's iter_add_next_cumulative_entry).
 // Percentages are period-weighted. Memory grows with the number of distinct entries.
+//
+// A symbol is its DSO and its start address, as perf's sort__sym_cmp keys it: two static
+// functions with one name in one DSO are two rows. (Text inputs carry no offsets: there a
+// symbol is its name.) Unresolved frames are keyed by their address.
+//
+// Speed: a sample's comm/tid/cpu (the per-sample part of the key) becomes a small context id
+// once per sample; each frame then finds its entry by {context, DSO view, symbol view, start}
+// in one hash probe (perf.data's views are stable: Event::stable_views), and only a miss
+// builds the content key. Recursion is counted once by a per-entry "last sample" stamp.
 #ifndef TK_ANALYSES_REPORT_REPORT_H_
 #define TK_ANALYSES_REPORT_REPORT_H_
 
@@ -71,7 +80,8 @@ bool IsKernelFrame(const Frame& f);
 // The accumulated tables, written by report_text.cc / report_json.cc.
 struct Entry {
   std::string_view comm, dso, sym;  // interned; sym empty when unresolved
-  uint64_t addr = 0;                // unresolved: the address perf prints
+  uint64_t addr = 0;                // unresolved: the address perf prints; else the symbol's
+                                    // start (DSO-relative; 0 for text inputs)
   int32_t tid = -1, cpu = -1;
   bool kernel = false;
   uint64_t self_period = 0, self_samples = 0;
@@ -81,20 +91,46 @@ struct Entry {
 
 // A frame's identity by its views' addresses (perf.data: Event::stable_views), so a repeated
 // frame finds its entry without hashing its strings. Equal strings at other addresses get
-// their own FrameKey but the same entry (the slow path keys by content).
+// their own FrameKey but the same entry (the slow path keys by content). `ctx` is the
+// sample's context id (comm/tid/cpu, as the sort keys use them) shifted left once, with the
+// sample's level in bit 0 for frames outside every map; `addr` the symbol's start, or the ip
+// of an unresolved frame.
 struct FrameKey {
-  const char* comm;
+  uint64_t ctx;
   const char* dso;
   const char* sym;
-  uint32_t comm_len, dso_len, sym_len;
-  int32_t tid, cpu;
-  uint64_t ip;
-  bool kernel;
+  uint64_t addr;
   bool operator==(const FrameKey&) const = default;
   template <typename H>
   friend H AbslHashValue(H h, const FrameKey& k) {
-    return H::combine(std::move(h), k.comm, k.dso, k.sym, k.comm_len, k.dso_len, k.sym_len, k.tid,
-                      k.cpu, k.ip, k.kernel);
+    return H::combine(std::move(h), k.ctx, k.dso, k.sym, k.addr);
+  }
+};
+
+// The per-sample part of a key: the comm's view, tid and cpu (those the sort keys use).
+struct ContextKey {
+  const char* comm;
+  uint32_t comm_len;
+  int32_t tid, cpu;
+  bool operator==(const ContextKey&) const = default;
+  template <typename H>
+  friend H AbslHashValue(H h, const ContextKey& k) {
+    return H::combine(std::move(h), k.comm, k.comm_len, k.tid, k.cpu);
+  }
+};
+
+// An entry's key by content: the interned (so content-unique) views and numbers of the sort
+// keys' parts, zero where a key is not sorted on.
+struct EntryKey {
+  const char* comm;
+  const char* dso;
+  const char* sym;  // null for an unresolved frame, which `addr` keys
+  uint64_t addr;
+  int32_t tid, cpu;
+  bool operator==(const EntryKey&) const = default;
+  template <typename H>
+  friend H AbslHashValue(H h, const EntryKey& k) {
+    return H::combine(std::move(h), k.comm, k.dso, k.sym, k.addr, k.tid, k.cpu);
   }
 };
 
@@ -102,7 +138,7 @@ struct Table {
   std::string event;
   uint64_t samples = 0, period = 0;
   std::vector<Entry> entries;
-  absl::flat_hash_map<std::string, uint32_t> index;  // packed key -> entries[i]
+  absl::flat_hash_map<EntryKey, uint32_t> index;     // content key -> entries[i]
   absl::flat_hash_map<FrameKey, uint32_t> fast;      // stable views -> entries[i]
 };
 
@@ -139,8 +175,10 @@ class ReportSink final : public EventSink {
 
  private:
   Table& TableFor(std::string_view name);
-  // The entry of frame `f` for this sample's comm/tid/cpu, created on first use.
-  Entry& EntryFor(Table& t, const Event& e, const Frame& f, bool kernel);
+  // The context id of this sample's comm/tid/cpu (stable views only).
+  uint64_t ContextOf(const Event& e);
+  // The entry of frame `f` for this sample (context `ctx`), created on first use.
+  uint32_t EntryFor(Table& t, uint64_t ctx, const Event& e, const Frame& f, bool kernel);
   uint32_t SlowEntry(Table& t, const Event& e, const Frame& f, bool kernel);
 
   ReportOptions opt_;
@@ -149,8 +187,10 @@ class ReportSink final : public EventSink {
   Interner strings_;
   std::vector<std::unique_ptr<Table>> tables_;
   Table* last_table_ = nullptr;
-  std::string key_;  // scratch
   uint64_t sample_no_ = 0;
+  absl::flat_hash_map<ContextKey, uint32_t> contexts_;
+  ContextKey last_context_{};
+  uint64_t last_context_id_ = ~0ull;
   uint64_t lost_samples_ = 0;
   bool saw_callchain_ = false;
   absl::flat_hash_set<std::string_view> comms_, dsos_, symbols_;

@@ -11,7 +11,7 @@
 // than the longest name ("[k] "; an unresolved address counts as 4 + 18). Widths span every
 // row the filters keep, including rows --percent-limit hides. Every cell is padded to its
 // width except a Symbol in the last column.
-#include <cinttypes>
+#include <charconv>
 #include <cstdio>
 #include <ostream>
 
@@ -34,10 +34,14 @@ std::string ScaledCount(uint64_t n) {
   return std::to_string(n) + unit;
 }
 
-std::string Percent(uint64_t v, uint64_t total) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f%%", total ? 100.0 * static_cast<double>(v) / total : 0.0);
-  return buf;
+// "%.2f%%" of the percentage; std::to_chars rounds exactly as printf does, at a tenth of
+// its cost (two per row).
+void AppendPercent(uint64_t v, uint64_t total, std::string* out) {
+  char buf[48];
+  const double p = total ? 100.0 * static_cast<double>(v) / static_cast<double>(total) : 0.0;
+  char* end = std::to_chars(buf, buf + sizeof buf - 1, p, std::chars_format::fixed, 2).ptr;
+  *end++ = '%';
+  out->append(buf, end);
 }
 
 struct Layout {
@@ -145,9 +149,11 @@ void AppendSym(const Entry& en, std::string* out) {
     out->append(en.sym);
     return;
   }
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "%#.16" PRIx64, en.addr);  // 0 prints without "0x", as perf
-  out->append(buf);
+  // printf's "%#.16llx": 16 digits, "0x" unless the address is 0, as perf prints it.
+  if (en.addr != 0) out->append("0x");
+  char buf[16];
+  for (int i = 0; i < 16; ++i) buf[i] = "0123456789abcdef"[(en.addr >> (60 - 4 * i)) & 0xf];
+  out->append(buf, sizeof buf);
 }
 
 void AppendCell(const ReportSink& r, const Column& c, const Entry& en, size_t width, uint64_t total,
@@ -156,10 +162,14 @@ void AppendCell(const ReportSink& r, const Column& c, const Entry& en, size_t wi
   if (!c.is_key) {
     switch (c.value) {
       case Value::kOverhead:
-        out->append(Percent(en.self_period, total));
+        AppendPercent(en.self_period, total, out);
         break;
       case Value::kChildren:
-        out->append(r.children() ? Percent(en.children_period, total) : "N/A");
+        if (r.children()) {
+          AppendPercent(en.children_period, total, out);
+        } else {
+          out->append("N/A");
+        }
         break;
       case Value::kSamples:
         out->append(std::to_string(en.self_samples));

@@ -30,9 +30,65 @@ class FtraceTextParser final : public Parser {
                             Diagnostics& diag, bool* known);
   absl::Status EmitLost(tk::Lost::Kind kind, int32_t cpu, uint64_t count, EventSink& sink);
 
+  // Stack traces: with stacks wanted, an event is held back until the next line, which may
+  // open its "<stack trace>" block (a kernel_stack event line, then "=> name" lines).
+  absl::Status FlushHeld(EventSink& sink);
+  bool StackLine(std::string_view line);
+
   tp_text::TracepointTextDecoder decoder_;
   EventMask mask_;
+  Event held_;
+  bool holding_ = false, collecting_ = false;
+  std::string held_line_[2];  // the held event's views point into one; the next line the other
+  int held_buf_ = 0;
+  std::vector<std::string> frame_names_;
+  std::vector<Frame> frames_;
 };
+
+// One frame line of a "<stack trace>" block: " => __schedule+0x628/0xf80" (tracefs),
+// "=> __schedule (ffffffff82265908)" (trace-cmd report), " => <ffffffff82265908>" (no symbol).
+bool FtraceTextParser::StackLine(std::string_view line) {
+  size_t at = line.find_first_not_of(' ');
+  if (at == std::string_view::npos || line.substr(at, 3) != "=> ") return false;
+  if (!collecting_) return true;  // a block after an event not held (not wanted): skipped
+  std::string_view f = line.substr(at + 3);
+  uint64_t ip = 0;
+  size_t paren = f.rfind(" (");
+  std::string_view hex;
+  if (paren != std::string_view::npos && f.ends_with(")")) {
+    hex = f.substr(paren + 2, f.size() - paren - 3);
+    f = f.substr(0, paren);
+  } else if (f.starts_with("<") && f.ends_with(">")) {
+    hex = f.substr(1, f.size() - 2);
+    f = "[unknown]";
+  }
+  for (char c : hex) {
+    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    if (d < 0) break;
+    ip = ip << 4 | static_cast<uint64_t>(d);
+  }
+  f = f.substr(0, f.find('+'));  // sym+0xoff/0xsize
+  // The tracing machinery's own frames above __schedule, as the trace.dat reader drops them.
+  if (frames_.empty() && (f.starts_with("trace_event_raw_event_") || f.starts_with("__traceiter_")))
+    return true;
+  frame_names_.emplace_back(f);
+  frames_.push_back(Frame{ip, {}, f == "[unknown]" ? "[unknown]" : "[kernel.kallsyms]"});
+  return true;
+}
+
+absl::Status FtraceTextParser::FlushHeld(EventSink& sink) {
+  if (!holding_) return absl::OkStatus();
+  holding_ = collecting_ = false;
+  if (!frames_.empty()) {
+    for (size_t i = 0; i < frames_.size(); ++i) frames_[i].symbol = frame_names_[i];
+    held_.stack = absl::MakeConstSpan(frames_);
+    held_.stack_recorded = held_.callchain = true;
+  }
+  absl::Status st = sink.OnEvent(held_);
+  frames_.clear();
+  frame_names_.clear();
+  return st;
+}
 
 absl::Status FtraceTextParser::EmitLost(tk::Lost::Kind kind, int32_t cpu, uint64_t count,
                                     EventSink& sink) {
@@ -81,11 +137,26 @@ absl::Status FtraceTextParser::Parse(Input& in, EventSink& sink, Diagnostics& di
   uint64_t unordered = 0, first_unordered = 0;
   uint64_t event_lines = 0, bad_lines = 0, first_bad = 0;
   std::string first_bad_text;  // held back until the first event line (see below)
+  const bool stacks = mask_.stacks();
   while (reader.Next(&line)) {
     if (line.empty()) continue;
     uint64_t line_no = reader.line_number();
+    if (stacks && StackLine(line)) continue;
+    if (stacks) {  // the held event's views live in the other buffer
+      held_buf_ ^= 1;
+      line = held_line_[held_buf_].assign(line);
+    }
     std::optional<EventLine> ev;
     if (line[0] != '#') ev = ParseEventLine(line);
+    if (ev && stacks && ev->name == "kernel_stack") {  // "<stack trace>": the held event's
+      collecting_ = holding_;
+      held_buf_ ^= 1;  // its buffer is free again: the held event's stays untouched
+      ++event_lines;
+      continue;
+    }
+    if (stacks) {
+      if (absl::Status st = FlushHeld(sink); !st.ok()) return st;
+    }
     if (!ev) {
       bool known = false;
       if (absl::Status st = NonEventLine(line, line_no, sink, diag, &known); !st.ok()) return st;
@@ -131,8 +202,14 @@ absl::Status FtraceTextParser::Parse(Input& in, EventSink& sink, Diagnostics& di
         continue;
       }
     }
+    if (stacks) {
+      held_ = std::move(e);
+      holding_ = true;
+      continue;
+    }
     if (absl::Status st = sink.OnEvent(e); !st.ok()) return st;
   }
+  if (absl::Status st = FlushHeld(sink); !st.ok()) return st;
   if (!reader.status().ok()) return reader.status();
   if (event_lines == 0 && bad_lines > 0) {
     // Nothing but unreadable lines: not a trace this reader understands.

@@ -61,6 +61,12 @@ absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path) {
     text = *copy;
     buf = std::move(copy);
   }
+  return ParseKallsyms(text, std::move(buf), path);
+}
+
+absl::StatusOr<KernelSymbols> ParseKallsyms(std::string_view text, std::shared_ptr<const void> buf,
+                                            std::string_view name_for_errors) {
+  const std::string path(name_for_errors);
   // All symbols (module ones keep their "\t[mod]" suffix) go into one table first: the end
   // of the last kernel symbol before a module's depends on seeing both (symbols__fixup_end).
   SymbolTable all;

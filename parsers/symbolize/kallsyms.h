@@ -9,6 +9,8 @@
 #define TK_PARSERS_SYMBOLIZE_KALLSYMS_H_
 
 #include <map>
+#include <memory>
+#include <string_view>
 #include <optional>
 #include <string>
 
@@ -26,6 +28,10 @@ struct KernelSymbols {
 };
 
 absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path);
+// The same from kallsyms text (trace.dat's saved copy); the symbols are views into `text`,
+// which `keep` owns. `name` prefixes errors.
+absl::StatusOr<KernelSymbols> ParseKallsyms(std::string_view text, std::shared_ptr<const void> keep,
+                                            std::string_view name);
 
 }  // namespace tk::parsers::symbolize
 

@@ -203,6 +203,7 @@ absl::Status ReadV6(std::string_view file, TraceDatFile& f) {
   f.ftrace_formats = info.ftrace_formats;
   f.event_formats = info.event_formats;
   f.kallsyms_bytes = info.kallsyms.size();
+  f.kallsyms.assign(info.kallsyms);
   f.printk_bytes = info.printk.size();
   ParseCmdlines(info.cmdlines, &f.comms);
   ByteReader r(file, NeedsSwap(f.big_endian));
@@ -300,6 +301,7 @@ absl::Status ReadMetadataSections(std::string_view file, const SectionOffsets& s
     if (it == sections.end()) continue;
     if (auto d = ReadSection(file, it->second, f.big_endian, id, &storage); d.ok() && d->size() >= 4) {
       (id == kOptKallsyms ? f.kallsyms_bytes : f.printk_bytes) = d->size() - 4;
+      if (id == kOptKallsyms) f.kallsyms.assign(d->substr(4));
     }
   }
   return absl::OkStatus();

@@ -79,6 +79,7 @@ struct TraceDatFile {
   uint32_t ftrace_formats = 0;
   uint32_t event_formats = 0;
   uint64_t kallsyms_bytes = 0;
+  std::string kallsyms;  // the saved /proc/kallsyms text (names kernel_stack frames)
   uint64_t printk_bytes = 0;
   // pid → comm from the saved cmdlines ("1234 bash\n" lines).
   absl::flat_hash_map<int32_t, std::string> comms;

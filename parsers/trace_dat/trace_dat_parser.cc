@@ -12,6 +12,7 @@
 #include "core/run_settings.h"
 #include "parsers/tep/tep_decoder.h"
 #include "parsers/trace_dat/cpu_stream.h"
+#include "parsers/trace_dat/kernel_stack.h"
 #include "parsers/trace_dat/trace_dat_file.h"
 
 namespace tk::parsers::trace_dat {
@@ -59,8 +60,8 @@ class Merger {
  public:
   Merger(Input& in, const TraceDatFile& f, std::string_view data, const Buffer& top,
          EventSink& sink, Diagnostics& diag)
-      : in_(in), f_(f), sink_(sink), diag_(diag), decoder_(f.events.get()), comms_(&f.comms),
-        mask_(sink.wants()) {
+      : in_(in), f_(f), sink_(sink), diag_(diag), decoder_(f.events.get()),
+        stacks_(f, sink.wants().stacks()), comms_(&f.comms), mask_(sink.wants()) {
     decoder_.SetWanted(mask_);
     for (const CpuData& c : top.cpus) {
       cpus_.push_back(std::make_unique<CpuStream>(data, c, top.page_size, top.compressed,
@@ -87,8 +88,9 @@ class Merger {
       if (s.missed() != 0) {
         if (absl::Status st = EmitLost(i, ts); !st.ok()) return st;
       }
-      if (absl::Status st = EmitRecord(s, ts); !st.ok()) return st;
-      if (s.Next()) heap.emplace(s.ts(), i);
+      bool more;
+      if (absl::Status st = EmitRecord(s, ts, &more); !st.ok()) return st;
+      if (more) heap.emplace(s.ts(), i);
       if (++records_ % kReleaseEvery == 0) ReleaseRead();
     }
     return Report();
@@ -109,25 +111,56 @@ class Merger {
     return sink_.OnEvent(e);
   }
 
-  absl::Status EmitRecord(const CpuStream& s, int64_t ts) {
+  // Emits the stream's current record and advances it (`more`: it has another). A record
+  // that tracefs' stacktrace option (or a stacktrace trigger) followed with a kernel_stack
+  // record on its CPU gets those frames as its stack; the kernel_stack record is consumed.
+  absl::Status EmitRecord(CpuStream& s, int64_t ts, bool* more) {
     EventKind kind;
     if (!decoder_.Classify(s.raw(), &kind)) {
       uint64_t id =
           s.raw().size() >= 2 ? LoadUnsigned(s.raw().data(), 2, NeedsSwap(f_.big_endian)) : 0;
+      if (stacks_.Is(s.raw())) {  // not after a record the sink wants
+        *more = s.Next();
+        return absl::OkStatus();
+      }
       diag_.Malformed("records of unknown event or too short", Diagnostics::Unit::kOffset,
                       s.page_offset(),
                       absl::StrCat("CPU ", s.cpu(), ": record of ", s.raw().size(),
                                    " bytes, event id ", id, ", has no usable format"));
+      *more = s.Next();
       return absl::OkStatus();
     }
-    if (!mask_.Has(kind)) return absl::OkStatus();
+    if (!mask_.Has(kind) || (kind == EventKind::kGeneric && stacks_.Is(s.raw()))) {
+      *more = s.Next();
+      return absl::OkStatus();
+    }
     Event e;
     e.ts_ns = ts;
     e.cpu = s.cpu();
-    if (!decoder_.Decode(s.raw(), e)) return absl::OkStatus();  // Classify checked it
+    // The views Decode sets borrow the record, whose page the stream may replace when it
+    // moves on: with stacks, the kernel_stack record after it is read first, so a copy of
+    // the record is decoded.
+    const bool stacks = mask_.stacks() && stacks_.available();
+    std::string_view raw = s.raw();
+    if (stacks) raw = held_.assign(raw);
+    if (!decoder_.Decode(raw, e)) {  // Classify checked it
+      *more = s.Next();
+      return absl::OkStatus();
+    }
+    if (stacks) {
+      *more = s.Next();
+      if (*more && stacks_.Is(s.raw())) {
+        stacks_.Decode(s.raw(), &frames_);
+        e.stack = absl::MakeConstSpan(frames_);
+        e.stack_recorded = e.callchain = true;
+        *more = s.Next();
+      }
+    }
     comms_.LearnFrom(e);
     e.comm = comms_.Lookup(e.tid);
-    return sink_.OnEvent(e);
+    absl::Status st = sink_.OnEvent(e);
+    if (!stacks) *more = s.Next();
+    return st;
   }
 
   // Per-CPU notes (lost events, corrupt pages) and the first stream error (truncation).
@@ -180,6 +213,9 @@ class Merger {
   EventSink& sink_;
   Diagnostics& diag_;
   tep::TepDecoder decoder_;
+  KernelStacks stacks_;
+  std::string held_;
+  std::vector<Frame> frames_;
   CommTable comms_;
   const EventMask mask_;
   std::vector<std::unique_ptr<CpuStream>> cpus_;

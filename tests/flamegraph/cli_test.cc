@@ -116,6 +116,44 @@ TEST(FlamegraphCli, TraceIsFoldedFirst) {
   }
 }
 
+// tk fold's filter flags pass through too: `tk flamegraph F --comm X` is
+// `tk fold F --comm X | tk flamegraph`, and differs from the unfiltered picture.
+TEST(FlamegraphCli, FilterFlagsPassThroughToFold) {
+  std::string trace = SourcePath("testdata/perf_data/a.data");
+  if (!FileExists(trace)) GTEST_SKIP() << "no perf.data fixture";
+  const std::vector<std::string> host = {"--no-buildid-cache", "--no-host-kallsyms"};
+  RunResult all = RunTk({"flamegraph", "--no-buildid-cache", "--no-host-kallsyms", trace});
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  for (std::vector<std::string> filter : std::vector<std::vector<std::string>>{
+           {"--comm", "grep"}, {"--comms", "grep,sh"}, {"-C", "1"}, {"--cpu", "0"},
+           {"-p", "1,2-60000"}, {"-t", "1-60000"}, {"--time", "0,"}}) {
+    std::vector<std::string> fold = {"fold"};
+    fold.insert(fold.end(), host.begin(), host.end());
+    fold.insert(fold.end(), filter.begin(), filter.end());
+    fold.push_back(trace);
+    RunResult folded = RunTk(fold);
+    ASSERT_EQ(folded.exit_code, 0) << folded.err;
+    std::string piped = TempFile(folded.out);
+    RunResult want = RunTk({"flamegraph", "-"}, piped);  // tk fold ... | tk flamegraph
+    unlink(piped.c_str());
+    ASSERT_EQ(want.exit_code, 0) << want.err;
+    std::vector<std::string> fg = {"flamegraph"};
+    fg.insert(fg.end(), host.begin(), host.end());
+    fg.insert(fg.end(), filter.begin(), filter.end());
+    fg.push_back(trace);
+    RunResult got = RunTk(fg);
+    EXPECT_EQ(got.exit_code, 0) << got.err;
+    EXPECT_EQ(got.out, want.out) << filter[0] << " " << filter[1];
+    if (filter[0] == "--comm") EXPECT_NE(got.out, all.out);
+  }
+  // Folded stacks have nothing to filter by: a usage error, not a silently unfiltered picture.
+  std::string folded = TempFile("a;b 1\n");
+  RunResult bad = RunTk({"flamegraph", "--comm", "a", folded});
+  unlink(folded.c_str());
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("filter flags apply to a trace input"), std::string::npos) << bad.err;
+}
+
 // tk fold's off-CPU mode is one of the fold flags: the same picture as folding first.
 TEST(FlamegraphCli, OffCpuFoldFirst) {
   std::string trace = SourcePath("testdata/offcpu/offcpu.data");

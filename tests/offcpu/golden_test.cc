@@ -3,8 +3,10 @@
 // committed as reference data), tk's folded goldens from files and stdin, the perf.data and
 // `perf script --ns` forms agreeing, --threads 1 = 2, --state/--min-us/--max-us partitions,
 // and bad input.
+#include <algorithm>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -45,6 +47,158 @@ TEST(OffCpuGolden, ThreadTotalsAreTimehistWaitTimes) {
   }
   for (const auto& [tid, us] : tk) EXPECT_TRUE(perf.contains(tid)) << "tid " << tid;
   EXPECT_GT(sum, 100'000u);  // the workload waited well over 0.1 s in total
+}
+
+// trace.dat with kernel stacks (testdata/offcpu/record-tracedat.sh: tracefs'
+// options/stacktrace on sched_switch, trace-cmd extract). The stacks are trace-cmd report's
+// "<stack trace>" blocks (its own output, offcpu.trace.txt) without the tracing frames above
+// __schedule; the per-thread totals are `tk sched timehist`'s wait times of the same file
+// (perf sched timehist reads no trace.dat).
+// The address lists of trace-cmd report's "<stack trace>" blocks ("=> name (ffffffff8226...)"),
+// innermost first, without the tracing frames above __schedule.
+std::vector<std::string> TraceCmdStacks(const std::string& report) {
+  std::vector<std::string> stacks;
+  std::istringstream in(report);
+  std::string line;
+  std::vector<std::pair<std::string, std::string>> frames;  // name, address
+  auto flush = [&] {
+    while (!frames.empty() && (frames.front().first.starts_with("trace_event_raw_event_") ||
+                               frames.front().first.starts_with("__traceiter_")))
+      frames.erase(frames.begin());
+    std::string key;
+    for (const auto& [name, addr] : frames) key += addr + " ";
+    if (!key.empty()) stacks.push_back(key);
+    frames.clear();
+  };
+  while (std::getline(in, line)) {
+    size_t open = line.rfind(" (");
+    if (line.starts_with("=> ") && open != std::string::npos) {
+      frames.emplace_back(line.substr(3, open - 3), line.substr(open + 2, line.size() - open - 3));
+    } else {
+      flush();
+    }
+  }
+  flush();
+  return stacks;
+}
+
+// tk script's callchain lines ("\tffffffff82265908 __schedule+0x628 ([kernel.kallsyms])").
+std::vector<std::string> TkScriptStacks(const std::string& script) {
+  std::vector<std::string> stacks;
+  std::istringstream in(script);
+  std::string line, key;
+  while (std::getline(in, line)) {
+    if (line.starts_with("\t")) {
+      key += line.substr(1, line.find(' ') - 1) + " ";
+    } else if (!key.empty()) {
+      stacks.push_back(key);
+      key.clear();
+    }
+  }
+  if (!key.empty()) stacks.push_back(key);
+  return stacks;
+}
+
+// Every sched_switch gets the kernel_stack record after it, frame for frame as trace-cmd
+// reads it. (Names may differ from trace-cmd's for aliases: at ffffffff8135ff10 kallsyms has
+// __do_sys_vfork (t) and __x64_sys_vfork (T); tk, as perf, names the global one.)
+TEST(OffCpuGolden, TraceDatKernelStacksAreTraceCmds) {
+  RunResult r = Fold({"--off-cpu", "--json"}, "offcpu.trace.dat");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["sched_switch"]["events"], 169);
+  EXPECT_EQ(j["sched_switch"]["with_callchain"], 169);
+  std::vector<std::string> want = TraceCmdStacks(ReadFile(SourcePath(kDir + "offcpu.trace.txt")));
+  RunResult script = RunTk({"script", SourcePath(kDir + "offcpu.trace.dat")});
+  ASSERT_EQ(script.exit_code, 0) << script.err;
+  EXPECT_EQ(want.size(), 169u);
+  std::vector<std::string> got = TkScriptStacks(script.out);
+  // As multisets: where two CPUs' records tie, trace-cmd and tk may list them in either order.
+  std::sort(want.begin(), want.end());
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, want);
+  for (const auto& st : j["stacks"]) EXPECT_EQ(st["frames"].back(), "__schedule");
+}
+
+TEST(OffCpuGolden, TraceDatThreadTotalsAreTimehistWaitTimes) {
+  RunResult r = Fold({"--off-cpu", "--tid"}, "offcpu.trace.dat");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  RunResult th = RunTk({"sched", "timehist", SourcePath(kDir + "offcpu.trace.dat")});
+  ASSERT_EQ(th.exit_code, 0) << th.err;
+  std::map<int, uint64_t> tk = TkTotals(r.out), timehist = TimehistTotals(th.out);
+  ASSERT_GE(timehist.size(), 10u);
+  // Equal to the µs for every oc-* thread, as on the perf.data fixture.
+  uint64_t sum = 0;
+  for (const auto& [tid, us] : timehist) {
+    EXPECT_EQ(tk.contains(tid) ? tk.at(tid) : 0, us) << "tid " << tid;
+    sum += us;
+  }
+  for (const auto& [tid, us] : tk) EXPECT_TRUE(timehist.contains(tid)) << "tid " << tid;
+  EXPECT_GT(sum, 100'000u);
+}
+
+// The same trace as `trace-cmd report` text (ftrace text with "<stack trace>" blocks): the
+// same stacks as the trace.dat (trace-cmd names one alias differently), the same per-thread
+// totals up to the text's µs timestamps (each interval ±1 µs).
+TEST(OffCpuGolden, FtraceTextStacksAsTraceDat) {
+  RunResult dat = Fold({"--off-cpu", "--tid"}, "offcpu.trace.dat");
+  RunResult txt = Fold({"--off-cpu", "--tid"}, "offcpu.trace.txt");
+  ASSERT_EQ(dat.exit_code, 0) << dat.err;
+  ASSERT_EQ(txt.exit_code, 0) << txt.err;
+  auto stacks = [](const std::string& folded) {
+    std::set<std::string> out;
+    std::istringstream in(folded);
+    std::string line;
+    while (std::getline(in, line)) {
+      line = line.substr(0, line.rfind(' '));
+      size_t at = line.find(";__do_sys_vfork;");
+      if (at != std::string::npos) line.replace(at, 16, ";__x64_sys_vfork;");
+      out.insert(line);
+    }
+    return out;
+  };
+  EXPECT_EQ(stacks(txt.out), stacks(dat.out));
+  std::map<int, uint64_t> a = TkTotals(dat.out), b = TkTotals(txt.out);
+  ASSERT_EQ(a.size(), b.size());
+  for (const auto& [tid, us] : a) {
+    uint64_t t = b.contains(tid) ? b.at(tid) : 0;
+    EXPECT_LE(t > us ? t - us : us - t, 40u) << "tid " << tid;
+  }
+}
+
+// A real perf.data whose samples are named offcpu-time (record-offcpu-time.sh: a renamed
+// cpu-clock event, since this perf cannot record --off-cpu): the perf.data reader feeds them
+// to the offcpu-time path, each sample its period / 1000 µs. Per stack that is tk fold's
+// period-weighted count / 1000; the total is perf script's periods / 1000.
+TEST(OffCpuGolden, PerfDataOffcpuTimeSamples) {
+  RunResult oc = Fold({"--off-cpu", "--json"}, "offcpu-time-named.data");
+  RunResult plain = Fold({}, "offcpu-time-named.data");
+  ASSERT_EQ(oc.exit_code, 0) << oc.err;
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  nlohmann::json j = nlohmann::json::parse(oc.out);
+  std::istringstream periods(ReadFile(SourcePath(kDir + "offcpu-time-named.periods.txt")));
+  uint64_t tid, period, ns = 0, n = 0;
+  while (periods >> tid >> period) {
+    ns += period;
+    ++n;
+  }
+  ASSERT_GT(n, 50u);
+  EXPECT_EQ(j["offcpu_time_samples"], n);
+  EXPECT_EQ(j["total"], ns / 1000);
+  std::map<std::string, uint64_t> want;
+  std::istringstream in(plain.out);
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t sp = line.rfind(' ');
+    want[line.substr(0, sp)] += std::stoull(line.substr(sp + 1)) / 1000;
+  }
+  std::map<std::string, uint64_t> got;
+  for (const auto& st : j["stacks"]) {
+    std::string key;
+    for (const auto& f : st["frames"]) key += (key.empty() ? "" : ";") + f.get<std::string>();
+    got[key] += st["count"].get<uint64_t>();
+  }
+  EXPECT_EQ(got, want);
 }
 
 struct Case {

@@ -116,6 +116,8 @@ perftools::profiles::Profile Decode(const std::string& path) {
   return p;
 }
 
+std::map<std::string, uint64_t> ParseFold(const std::string& out);
+
 // "root;...;leaf N" lines of tk fold without the comm root, summed per stack.
 std::map<std::string, uint64_t> FoldStacks(const Fixture& f) {
   std::vector<std::string> a = {"fold"};
@@ -123,8 +125,13 @@ std::map<std::string, uint64_t> FoldStacks(const Fixture& f) {
   a.push_back(Data(f));
   RunResult r = RunTk(a);
   EXPECT_EQ(r.exit_code, 0) << r.err;
+  return ParseFold(r.out);
+}
+
+// tk fold's output as {stack without the comm root: summed count}.
+std::map<std::string, uint64_t> ParseFold(const std::string& out) {
   std::map<std::string, uint64_t> stacks;
-  std::istringstream in(r.out);
+  std::istringstream in(out);
   std::string line;
   while (std::getline(in, line)) {
     size_t sp = line.rfind(' '), semi = line.find(';');
@@ -132,6 +139,12 @@ std::map<std::string, uint64_t> FoldStacks(const Fixture& f) {
     stacks[line.substr(semi + 1, sp - semi - 1)] += std::stoull(line.substr(sp + 1));
   }
   return stacks;
+}
+
+// pprof -traces marks a Line other than a Location's last "NAME (inline)".
+std::string WithoutInlineMark(std::string name) {
+  if (name.ends_with(" (inline)")) name.resize(name.size() - 9);
+  return name;
 }
 
 // pprof -traces: per sample its value line "   27.50ms   leaf" then callers; summed per
@@ -161,9 +174,9 @@ std::map<std::string, uint64_t> PprofTraces(const std::string& profile) {
       std::map<std::string, double> unit = {{"", 1},     {"ns", 1},  {"us", 1e3},
                                             {"ms", 1e6}, {"s", 1e9}, {"hrs", 3600e9}};
       value = std::stod(m[1]) * unit[m[2]];
-      frames.push_back(m[3]);
+      frames.push_back(WithoutInlineMark(m[3]));
     } else if (value >= 0 && std::regex_match(line, m, kCaller)) {
-      frames.push_back(m[1]);
+      frames.push_back(WithoutInlineMark(m[1]));
     }
   }
   flush();
@@ -240,6 +253,120 @@ TEST(PprofGo, TracesEqualTkFold) {
     EXPECT_EQ(diff, "") << f.name;
     std::remove(profile.c_str());
   }
+}
+
+// --call-graph dwarf with inline frames (testdata/dwarf): the functions DWARF places at one
+// address are the Lines of one Location, innermost first (profile.proto: "line[i] is inlined
+// into line[i+1]"), in the mapping of the function they are inlined into; pprof -traces then
+// prints the same stacks as tk fold, inline frames included ("mix (inline)").
+TEST(PprofGo, InlineFramesAreLinesOfOneLocation) {
+  std::string dir = SourcePath("testdata/dwarf");
+  ::setenv("HOME", (dir + "/home").c_str(), 1);  // the fixture's build-id cache
+  const std::vector<std::string> sym = {"--symfs", dir + "/symfs", "--kallsyms",
+                                        dir + "/kallsyms", "--no-host-kallsyms"};
+  std::string out = TempPath("dwarf.pb.gz");
+  std::vector<std::string> a = {"pprof"};
+  a.insert(a.end(), sym.begin(), sym.end());
+  a.insert(a.end(), {dir + "/dwarf.data", "-o", out});
+  RunResult r = RunTk(a);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  perftools::profiles::Profile p = Decode(out);
+  auto name = [&](const perftools::profiles::Line& l) {
+    return p.string_table(p.function(static_cast<int>(l.function_id() - 1)).name());
+  };
+  bool mix_in_rec = false;
+  for (const auto& loc : p.location()) {
+    const auto& m = p.mapping(static_cast<int>(loc.mapping_id() - 1));
+    if (loc.line_size() == 2 && name(loc.line(0)) == "mix" && name(loc.line(1)) == "rec") {
+      mix_in_rec = true;
+      EXPECT_TRUE(p.string_table(m.filename()).ends_with("/unwind_fixture"));
+    }
+    // An inline frame is never a Location of its own (in its own mapping) when the
+    // function it is inlined into is known by its ELF symbol.
+    if (loc.line_size() == 1 && name(loc.line(0)) == "mix") ADD_FAILURE() << "lone mix";
+  }
+  EXPECT_TRUE(mix_in_rec);
+  std::vector<std::string> f = {"fold"};
+  f.insert(f.end(), sym.begin(), sym.end());
+  f.push_back(dir + "/dwarf.data");
+  RunResult folded = RunTk(f);
+  ASSERT_EQ(folded.exit_code, 0) << folded.err;
+  EXPECT_NE(folded.out.find(";rec;mix "), std::string::npos);
+  if (!GoPprof().empty()) {
+    // The same stacks; values equal up to pprof's rounding ("46.09ms" for 46092184 ns).
+    std::map<std::string, uint64_t> traces = PprofTraces(out), fold = ParseFold(folded.out);
+    std::string diff;
+    for (const auto& [k, v] : fold) {
+      auto t = traces.find(k);
+      if (t == traces.end() || std::abs(static_cast<double>(t->second) - v) > 5e-3 * v)
+        diff += "fold:  " + k + " " + std::to_string(v) + "\n";
+    }
+    for (const auto& [k, v] : traces)
+      if (!fold.contains(k)) diff += "pprof: " + k + " " + std::to_string(v) + "\n";
+    EXPECT_EQ(diff, "");
+  } else if (std::getenv("CI")) {
+    ADD_FAILURE() << "go tool pprof missing (golang-1.19-go) under CI";
+  }
+  std::remove(out.c_str());
+}
+
+// tk pprof --off-cpu: tk fold --off-cpu's stacks as an off-cpu/nanoseconds profile
+// (testdata/offcpu): the decoded total is the fold's µs total × 1000, pprof -raw agrees, and
+// pprof -traces prints the fold's stacks (without the root) with their values.
+TEST(PprofGo, OffCpuEqualsTkFoldOffCpu) {
+  std::string dir = SourcePath("testdata/offcpu");
+  const std::vector<std::string> sym = {"--off-cpu", "--no-buildid-cache", "--no-host-kallsyms",
+                                        "--kallsyms", dir + "/kallsyms"};
+  std::string out = TempPath("offcpu.pb.gz");
+  std::vector<std::string> a = {"pprof"};
+  a.insert(a.end(), sym.begin(), sym.end());
+  a.insert(a.end(), {dir + "/offcpu.data", "-o", out});
+  RunResult r = RunTk(a);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> f = {"fold"};
+  f.insert(f.end(), sym.begin(), sym.end());
+  f.push_back(dir + "/offcpu.data");
+  RunResult folded = RunTk(f);
+  ASSERT_EQ(folded.exit_code, 0) << folded.err;
+  std::map<std::string, uint64_t> fold = ParseFold(folded.out);
+  uint64_t fold_us = 0;
+  for (const auto& [k, v] : fold) fold_us += v;
+  ASSERT_GT(fold_us, 0u);
+  perftools::profiles::Profile p = Decode(out);
+  ASSERT_EQ(p.sample_type_size(), 1);
+  EXPECT_EQ(p.string_table(p.sample_type(0).type()), "off-cpu");
+  EXPECT_EQ(p.string_table(p.sample_type(0).unit()), "nanoseconds");
+  uint64_t total = 0;
+  for (const auto& s : p.sample()) total += static_cast<uint64_t>(s.value(0));
+  EXPECT_EQ(total, fold_us * 1000);
+  if (GoPprof().empty()) {
+    if (std::getenv("CI")) ADD_FAILURE() << "go tool pprof missing (golang-1.19-go) under CI";
+    return;
+  }
+  std::string raw = Shell(GoPprof() + " -symbolize=none -raw " + out + " 2>/dev/null");
+  static const std::regex kSample(R"(^\s+(\d+): [\d ]+$)");
+  uint64_t raw_total = 0;
+  std::istringstream in(raw);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_match(line, m, kSample)) raw_total += std::stoull(m[1]);
+  }
+  EXPECT_EQ(raw_total, fold_us * 1000) << raw;
+  std::map<std::string, uint64_t> traces = PprofTraces(out);
+  std::string diff;
+  for (const auto& [k, v] : fold) {
+    auto t = traces.find(k);
+    if (t == traces.end() || std::abs(static_cast<double>(t->second) - 1000.0 * v) > 5.0 * v)
+      diff += "fold:  " + k + " " + std::to_string(v) + "\n";
+  }
+  for (const auto& [k, v] : traces)
+    if (!fold.contains(k)) diff += "pprof: " + k + " " + std::to_string(v) + "\n";
+  EXPECT_EQ(diff, "");
+  std::remove(out.c_str());
+  EXPECT_EQ(RunTk({"pprof", "--wakeup", dir + "/offcpu.data", "-o", out}).exit_code, 2);
+  EXPECT_EQ(RunTk({"pprof", "--state", "D", dir + "/offcpu.data", "-o", out}).exit_code, 2);
+  EXPECT_FALSE(FileExists(out));
 }
 
 TEST(PprofProtoc, DecodeEncodeRoundTrips) {
