@@ -111,7 +111,7 @@ class Merger {
     if (!decoder_.Classify(s.raw(), &kind)) {
       uint64_t id =
           s.raw().size() >= 2 ? LoadUnsigned(s.raw().data(), 2, NeedsSwap(f_.big_endian)) : 0;
-      diag_.Malformed("records of unknown event or too short", Diagnostics::Unit::kOffset,
+      diag_.Malformed(Stat::kUnknownOrShortRecords, Diagnostics::Unit::kOffset,
                       s.page_offset(),
                       absl::StrCat("CPU ", s.cpu(), ": record of ", s.raw().size(),
                                    " bytes, event id ", id, ", has no usable format"));
@@ -135,7 +135,7 @@ class Merger {
       if (s.trailing_missed() > 0) lost_[i] += s.trailing_missed();
       if (s.trailing_missed() < 0) lost_unknown_[i] = true;
       if (lost_[i] || lost_unknown_[i]) {
-        diag_.Note(absl::StrCat("lost events CPU ", s.cpu()),
+        diag_.NoteEach(Stat::kLostEvents, absl::StrCat(s.cpu()),
                    lost_[i] ? absl::StrCat("CPU ", s.cpu(), ": ", lost_[i],
                                            " events lost (ring buffer overrun)",
                                            lost_unknown_[i] ? " and more uncounted" : "")
@@ -143,7 +143,7 @@ class Merger {
                    lost_[i]);
       }
       for (uint64_t n = 0; n < s.bad_pages(); ++n) {
-        diag_.Malformed("corrupt ring-buffer pages", Diagnostics::Unit::kOffset,
+        diag_.Malformed(Stat::kCorruptPages, Diagnostics::Unit::kOffset,
                         s.first_bad_page_offset(), s.first_bad_page_problem());
       }
       if (!s.status().ok() && first_error.ok()) first_error = s.status();
@@ -176,12 +176,12 @@ class TraceDatParser final : public Parser {
     }
     for (const Buffer& b : (*f)->buffers) {
       if (&b != top) {
-        diag.Note("instances skipped",
+        diag.Note(Stat::kInstancesSkipped,
                   absl::StrCat("instance \"", b.name, "\" not read (tk reads the top buffer)"));
       }
     }
     if ((*f)->time_shift) {
-      diag.Note("time shift", "TIME_SHIFT (guest/host) timestamp correction not applied");
+      diag.Note(Stat::kTimeShiftIgnored, "TIME_SHIFT (guest/host) timestamp correction not applied");
     }
     // uname: "Linux vm 6.18.44 x86_64": the machine is its last word.
     std::string_view uname = (*f)->uname;
