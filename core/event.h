@@ -261,6 +261,11 @@ struct Event {
   // the parse ends (perf.data: symbol tables and interned names), so an analysis may keep
   // them without copying. False where they point into a reused line buffer (text formats).
   bool stable_views = false;
+  // A tracepoint's fields as the tools users compare with print them (`perf script`,
+  // `trace-cmd report`): the kernel's print format rendered by libtraceevent for binary
+  // sources, the event's own text for text ones. Set only for a sink whose mask asks
+  // WithInfoText (tk script); empty otherwise and for non-tracepoint events.
+  std::string_view info_text;
   Body body;
 
   EventKind kind() const { return static_cast<EventKind>(body.index()); }
@@ -291,18 +296,26 @@ class EventMask {
     stacks_ = on;
     return *this;
   }
+  // Event::info_text filled in (costs a print-format rendering per binary tracepoint).
+  constexpr EventMask& WithInfoText(bool on = true) {
+    info_text_ = on;
+    return *this;
+  }
   constexpr bool Has(EventKind k) const { return bits_ & (1u << static_cast<int>(k)); }
   constexpr bool stacks() const { return stacks_; }
+  constexpr bool info_text() const { return info_text_; }
   constexpr EventMask operator|(EventMask o) const {
     EventMask m;
     m.bits_ = bits_ | o.bits_;
     m.stacks_ = stacks_ || o.stacks_;
+    m.info_text_ = info_text_ || o.info_text_;
     return m;
   }
 
  private:
   uint32_t bits_ = 0;
   bool stacks_ = false;
+  bool info_text_ = false;
 };
 
 }  // namespace tk

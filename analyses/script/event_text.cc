@@ -134,6 +134,66 @@ void BlockText(const BlockRq& b, std::string* out) {
   }
 }
 
+// The families from binary sources, in the kernel's (6.x) print formats as libtraceevent
+// renders them for perf script and trace-cmd report:
+//   irq_handler_entry  "irq=%d name=%s"          irq_handler_exit "irq=%d ret=%s" (handled)
+//   softirq_*          "vec=%u [action=%s]"
+//   sys_enter          "NR %ld (%lx, %lx, %lx, %lx, %lx, %lx)"   sys_exit "NR %ld = %ld"
+//   mm_page_alloc      "page=%p pfn=0x%lx order=%d migratetype=%d gfp_flags=%s"
+//   mm_page_free       "page=%p pfn=0x%lx order=%d"  mm_page_free_batched the same, order=0
+// libtraceevent cannot evaluate pfn_to_page (vmemmap_base), so page= prints the pfn. Two
+// deviations: gfp_flags is its hex number (tk does not evaluate the format's __print_flags
+// table of names), and per-call syscalls:sys_enter_NAME print the raw form (their argument
+// names are not kept). Kernels before 4.1 record a page pointer, printed as page=0x....
+void FamilyText(const Event& e, std::string* out) {
+  if (const auto* q = std::get_if<Irq>(&e.body)) {
+    KvInt("irq", q->irq, out);
+    if (q->exit) {
+      out->append(q->ret ? " ret=handled" : " ret=unhandled");
+    } else {
+      out->push_back(' ');
+      Kv("name", q->name, out);
+    }
+  } else if (const auto* v = std::get_if<Softirq>(&e.body)) {
+    KvInt("vec", v->vec, out);
+    out->append(" [action=");
+    out->append(SoftirqName(v->vec));
+    out->push_back(']');
+  } else if (const auto* c = std::get_if<Syscall>(&e.body)) {
+    out->append("NR ");
+    AppendInt(c->id, out);
+    if (c->exit) {
+      out->append(" = ");
+      AppendInt(c->ret, out);
+      return;
+    }
+    out->append(" (");
+    for (uint8_t i = 0; i < c->nargs; ++i) {
+      if (i) out->append(", ");
+      char buf[24];
+      auto r = std::to_chars(buf, buf + sizeof buf, c->args[i], 16);
+      out->append(buf, r.ptr);
+    }
+    out->push_back(')');
+  } else if (const auto* p = std::get_if<PageEvent>(&e.body)) {
+    out->append("page=");
+    if (p->failed) out->append("(nil)");
+    else AppendHex(p->pfn, out);
+    if (!p->is_page_ptr) {
+      out->append(" pfn=");
+      AppendHex(p->pfn, out);
+    }
+    out->push_back(' ');
+    KvUint("order", p->order, out);
+    if (p->op == PageEvent::Op::kAlloc) {
+      out->push_back(' ');
+      KvInt("migratetype", p->migratetype, out);
+      out->append(" gfp_flags=");
+      AppendHex(p->gfp_flags, out);
+    }
+  }
+}
+
 }  // namespace
 
 void AppendInt(int64_t v, std::string* out) {
@@ -238,6 +298,14 @@ void AppendEventText(const Event& e, std::string* out) {
     }
     case EventKind::kBlockRq:
       BlockText(std::get<BlockRq>(e.body), out);
+      return;
+    case EventKind::kIrq:
+    case EventKind::kSoftirq:
+    case EventKind::kSyscall:
+    case EventKind::kPage:
+      // Text sources: as they printed it (the print formats changed across kernels).
+      if (!e.info_text.empty()) out->append(e.info_text);
+      else FamilyText(e, out);
       return;
     case EventKind::kGeneric: {
       const auto& g = std::get<Generic>(e.body);

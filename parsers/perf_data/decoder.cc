@@ -259,6 +259,7 @@ absl::Status Decoder::OnSample(uint16_t misc, std::string_view body, uint64_t of
   e.stack_recorded = false;
   e.callchain = s.has_callchain;
   e.stable_views = false;
+  e.info_text = {};
   e.body.emplace<Sample>();
   if (attr.type == kTypeTracepoint && s.has_raw) {
     if (tep_) {

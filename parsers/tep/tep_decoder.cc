@@ -352,6 +352,7 @@ bool TepDecoder::Decode(std::string_view raw, Event& e) {
   FieldReader r(raw, impl_->big_endian);
   e.name = info->name;
   if (e.tid == -1) e.tid = I32(r.IntOr(info->common_pid, -1));
+  e.info_text = {};  // libtraceevent never sees print formats (tracing_data.h): no rendering
   if (info->family && impl_->wanted.Has(info->family->decl->kind)) {
     DecodeFamily(*info->family, r, impl_->big_endian, e);
   } else {

@@ -232,6 +232,7 @@ EventKind TracepointTextDecoder::KindOf(std::string_view name) {
 bool TracepointTextDecoder::Decode(std::string_view name, std::string_view text, Event& e) {
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
   while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  e.info_text = wanted_.info_text() ? text : std::string_view();
   const Table& t = GetTable();
   auto it = t.by_name.find(name);
   const Known* k = it == t.by_name.end() ? nullptr : it->second;
