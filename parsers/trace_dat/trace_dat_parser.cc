@@ -20,7 +20,8 @@ absl::Status Prefixed(const Input& in, const absl::Status& st) {
   return absl::Status(st.code(), absl::StrCat(in.name(), ": ", st.message()));
 }
 
-// Remembers comms seen in events for pids the saved cmdlines lack.
+// The trace.dat task table: the saved cmdlines, then the comms the records carry for pids
+// they lack (learned from every record, whatever the sink asked for).
 class CommTable {
  public:
   explicit CommTable(const absl::flat_hash_map<int32_t, std::string>* saved) : saved_(saved) {}
@@ -35,6 +36,11 @@ class CommTable {
     if (pid <= 0 || comm.empty() || saved_->contains(pid)) return;
     std::string& s = learned_[pid];
     if (s != comm) s.assign(comm);
+  }
+  // The kinds that carry comms (LearnFrom).
+  static bool Teaches(EventKind k) {
+    return k == EventKind::kSchedSwitch || k == EventKind::kSchedWakeup ||
+           k == EventKind::kSchedFork;
   }
   // Comms the event itself carries.
   void LearnFrom(const Event& e) {
@@ -117,12 +123,16 @@ class Merger {
                                    " bytes, event id ", id, ", has no usable format"));
       return absl::OkStatus();
     }
-    if (!mask_.Has(kind)) return absl::OkStatus();
+    // Tasks are learned from every record that names one, wanted or not, so an event gets
+    // the same comm under every analysis (tk iolat's mask holds no sched_switch).
+    const bool wanted = mask_.Has(kind);
+    if (!wanted && !CommTable::Teaches(kind)) return absl::OkStatus();
     Event e;
     e.ts_ns = ts;
     e.cpu = s.cpu();
     if (!decoder_.Decode(s.raw(), e)) return absl::OkStatus();  // Classify checked it
     comms_.LearnFrom(e);
+    if (!wanted) return absl::OkStatus();
     e.comm = comms_.Lookup(e.tid);
     return sink_.OnEvent(e);
   }
