@@ -7,6 +7,8 @@
 
 #include <charconv>
 
+#include "analyses/script/event_fields.h"
+
 namespace tk::analyses::script {
 namespace {
 
@@ -134,6 +136,36 @@ void BlockText(const BlockRq& b, std::string* out) {
   }
 }
 
+// The sched events' print formats are their fields (event_fields.cc, the JSON writer's
+// list) as "name=value" in format order, with the kernel's print quirks: " ==> " before
+// next_comm, target_cpu as %03d, " [ns]" after runtime / vruntime / delay, group_dead as
+// true/false, and sched_process_fork's parent_comm / parent_pid printed as comm= / pid=.
+void SchedText(const Event& e, std::string* out) {
+  thread_local EventFields fields;
+  fields.Fill(e);
+  bool first = true;
+  for (const FieldValue& f : fields.fields()) {
+    if (!first) out->append(f.name == "next_comm" ? " ==> " : " ");
+    first = false;
+    out->append(f.name == "parent_comm" ? "comm" : f.name == "parent_pid" ? "pid" : f.name);
+    out->push_back('=');
+    if (f.name == "target_cpu") {
+      if (f.i >= 0 && f.i < 100) out->push_back('0');
+      if (f.i >= 0 && f.i < 10) out->push_back('0');
+      AppendInt(f.i, out);
+    } else if (f.name == "group_dead") {
+      out->append(f.i ? "true" : "false");
+    } else if (f.type == FieldValue::Type::kString) {
+      out->append(f.s);
+    } else if (f.type == FieldValue::Type::kUint) {
+      AppendUint(f.u, out);
+    } else {
+      AppendInt(f.i, out);
+    }
+    if (f.name == "runtime" || f.name == "vruntime" || f.name == "delay") out->append(" [ns]");
+  }
+}
+
 // The families from binary sources, in the kernel's (6.x) print formats as libtraceevent
 // renders them for perf script and trace-cmd report:
 //   irq_handler_entry  "irq=%d name=%s"          irq_handler_exit "irq=%d ret=%s" (handled)
@@ -210,92 +242,14 @@ void AppendUint(uint64_t v, std::string* out) {
 
 void AppendEventText(const Event& e, std::string* out) {
   switch (e.kind()) {
-    case EventKind::kSchedSwitch: {
-      const auto& s = std::get<SchedSwitch>(e.body);
-      Kv("prev_comm", s.prev_comm, out);
-      out->push_back(' ');
-      KvInt("prev_pid", s.prev_pid, out);
-      out->push_back(' ');
-      KvInt("prev_prio", s.prev_prio, out);
-      out->push_back(' ');
-      Kv("prev_state", s.prev_state.ToString(), out);
-      out->append(" ==> ");
-      Kv("next_comm", s.next_comm, out);
-      out->push_back(' ');
-      KvInt("next_pid", s.next_pid, out);
-      out->push_back(' ');
-      KvInt("next_prio", s.next_prio, out);
+    case EventKind::kSchedSwitch:
+    case EventKind::kSchedWakeup:
+    case EventKind::kSchedMigrate:
+    case EventKind::kSchedStat:
+    case EventKind::kSchedFork:
+    case EventKind::kSchedExit:
+      SchedText(e, out);
       return;
-    }
-    case EventKind::kSchedWakeup: {
-      const auto& w = std::get<SchedWakeup>(e.body);
-      Kv("comm", w.comm, out);
-      out->push_back(' ');
-      KvInt("pid", w.pid, out);
-      out->push_back(' ');
-      KvInt("prio", w.prio, out);
-      if (w.success != 1) {
-        out->push_back(' ');
-        KvInt("success", w.success, out);
-      }
-      if (w.target_cpu >= 0) {
-        // target_cpu=%03d
-        out->append(" target_cpu=");
-        if (w.target_cpu < 100) out->push_back('0');
-        if (w.target_cpu < 10) out->push_back('0');
-        AppendInt(w.target_cpu, out);
-      }
-      return;
-    }
-    case EventKind::kSchedMigrate: {
-      const auto& m = std::get<SchedMigrate>(e.body);
-      Kv("comm", m.comm, out);
-      out->push_back(' ');
-      KvInt("pid", m.pid, out);
-      out->push_back(' ');
-      KvInt("prio", m.prio, out);
-      out->push_back(' ');
-      KvInt("orig_cpu", m.orig_cpu, out);
-      out->push_back(' ');
-      KvInt("dest_cpu", m.dest_cpu, out);
-      return;
-    }
-    case EventKind::kSchedStat: {
-      const auto& s = std::get<SchedStat>(e.body);
-      Kv("comm", s.comm, out);
-      out->push_back(' ');
-      KvInt("pid", s.pid, out);
-      out->push_back(' ');
-      KvUint(s.which == SchedStat::Which::kRuntime ? "runtime" : "delay", s.delay_ns, out);
-      out->append(" [ns]");
-      if (s.which == SchedStat::Which::kRuntime && s.vruntime) {
-        out->push_back(' ');
-        KvUint("vruntime", s.vruntime, out);
-        out->append(" [ns]");
-      }
-      return;
-    }
-    case EventKind::kSchedFork: {
-      const auto& f = std::get<SchedFork>(e.body);
-      Kv("comm", f.parent_comm, out);
-      out->push_back(' ');
-      KvInt("pid", f.parent_pid, out);
-      out->push_back(' ');
-      Kv("child_comm", f.child_comm, out);
-      out->push_back(' ');
-      KvInt("child_pid", f.child_pid, out);
-      return;
-    }
-    case EventKind::kSchedExit: {
-      const auto& x = std::get<SchedExit>(e.body);
-      Kv("comm", x.comm, out);
-      out->push_back(' ');
-      KvInt("pid", x.pid, out);
-      out->push_back(' ');
-      KvInt("prio", x.prio, out);
-      if (x.group_dead >= 0) out->append(x.group_dead ? " group_dead=true" : " group_dead=false");
-      return;
-    }
     case EventKind::kBlockRq:
       BlockText(std::get<BlockRq>(e.body), out);
       return;
