@@ -118,7 +118,7 @@ enum class BlockStage : uint8_t {
   kUnplug,         // U  block:block_unplug
   kDirtyBuffer,    //    block:block_dirty_buffer / block_touch_buffer
 };
-// The tracepoint's name without "block:", e.g. "block_rq_issue".
+// The tracepoint's name without "block:", e.g. "block_rq_issue" (core/kernel_events.cc).
 std::string_view BlockStageName(BlockStage s);
 
 // Every block:* request/bio event. Fields the kernel's format lacks stay at their defaults.
@@ -261,10 +261,10 @@ struct Event {
   // the parse ends (perf.data: symbol tables and interned names), so an analysis may keep
   // them without copying. False where they point into a reused line buffer (text formats).
   bool stable_views = false;
-  // A tracepoint's fields as the tools users compare with print them (`perf script`,
-  // `trace-cmd report`): the kernel's print format rendered by libtraceevent for binary
-  // sources, the event's own text for text ones. Set only for a sink whose mask asks
-  // WithInfoText (tk script); empty otherwise and for non-tracepoint events.
+  // Text sources: a tracepoint's field text as the source printed it (the kernel's print
+  // format as `perf script`, `trace-cmd report` or tracefs rendered it), for a sink whose mask
+  // asks WithInfoText (tk script). Empty otherwise, and always for binary sources: tk never
+  // evaluates print formats, tk script renders their typed events itself.
   std::string_view info_text;
   Body body;
 
@@ -296,7 +296,7 @@ class EventMask {
     stacks_ = on;
     return *this;
   }
-  // Event::info_text filled in (costs a print-format rendering per binary tracepoint).
+  // Event::info_text filled in by the text parsers.
   constexpr EventMask& WithInfoText(bool on = true) {
     info_text_ = on;
     return *this;
