@@ -113,7 +113,7 @@ void AddFlameOptions(CLI::App& app, fg::FlameOptions* o) {
 // The line tk prints for malformed folded lines: the first with its text, then a summary.
 void ReportMalformed(Diagnostics& diag, uint64_t line_no, std::string_view line) {
   std::string shown(line.substr(0, 80));
-  diag.Malformed("malformed lines", Diagnostics::Unit::kLine, line_no,
+  diag.Malformed(Stat::kMalformedLines, Diagnostics::Unit::kLine, line_no,
                  "not a folded \"STACK COUNT\" line: \"" + shown + "\"");
 }
 
@@ -259,7 +259,7 @@ static int ReadInto(const std::string& path, bool force_folded, FoldArgs& fold,
     if (!in.from_trace) in.input->ReleaseBelow(pos);
   }
   if (uint64_t n = profile->stats().repaired - repaired) {
-    diag.Note("invalid utf8", std::to_string(n) +
+    diag.Note(Stat::kInvalidUtf8, std::to_string(n) +
                                   " line(s) with invalid UTF-8 kept, with U+FFFD (first at line " +
                                   std::to_string(profile->stats().first_repaired) + ")");
   }

@@ -10,6 +10,7 @@
 #include "core/absl_compat.h"
 #include "core/input.h"
 #include "core/intern.h"
+#include "core/stats.h"
 #include "core/timestamp.h"
 #include "nlohmann/json.hpp"
 #include "parsers/perf_data/perf_data_parser.h"
@@ -116,6 +117,36 @@ void PrintText(const nlohmann::json& j, std::ostream& out, const std::string& in
   }
 }
 
+// The counters (core/stats.h) that fired: {"name": {"value", "severity", "description"}}.
+nlohmann::json CountersJson(const Diagnostics& diag) {
+  nlohmann::json c = nlohmann::json::object();
+  for (const StatInfo& s : kStats) {
+    if (uint64_t n = diag.count(s.id)) {
+      c[std::string(s.name)] = {{"value", n},
+                                {"severity", std::string(SeverityName(s.severity))},
+                                {"description", std::string(s.description)}};
+    }
+  }
+  return c;
+}
+
+// "counters:" then one "  name  value  description" line each, names and values aligned.
+void PrintCounters(const nlohmann::json& c, std::ostream& out) {
+  if (c.empty()) return;
+  size_t w = 0, vw = 0;
+  for (auto it = c.begin(); it != c.end(); ++it) {
+    w = std::max(w, it.key().size());
+    vw = std::max(vw, std::to_string((*it)["value"].get<uint64_t>()).size());
+  }
+  out << "counters:\n";
+  for (auto it = c.begin(); it != c.end(); ++it) {
+    std::string v = std::to_string((*it)["value"].get<uint64_t>());
+    out << "  " << it.key() << std::string(w - it.key().size() + 2, ' ')
+        << std::string(vw - v.size(), ' ') << v << "  "
+        << (*it)["description"].get<std::string>() << "\n";
+  }
+}
+
 }  // namespace
 
 int RunInfo(int argc, char** argv) {
@@ -162,18 +193,22 @@ int RunInfo(int argc, char** argv) {
   counter.Fill(j);
   if (dwarf) {
     nlohmann::json u = nlohmann::json::object();
-    for (const char* k : {"dwarf_unwound_to_end", "dwarf_cut_at_dump_end",
-                          "dwarf_stopped_no_cfi_or_elf", "dwarf_stopped_max_stack",
-                          "dwarf_no_user_regs"}) {
-      u[std::string(k).substr(6)] = diag.count(k);  // without "dwarf_"
+    for (Stat k : {Stat::kDwarfUnwoundToEnd, Stat::kDwarfCutAtDumpEnd,
+                   Stat::kDwarfStoppedNoCfiOrElf, Stat::kDwarfStoppedMaxStack,
+                   Stat::kDwarfNoUserRegs}) {
+      u[std::string(Describe(k).name.substr(6))] = diag.count(k);  // without "dwarf_"
     }
     j["dwarf_unwinding"] = u;
   }
   if (diag.total_malformed()) j["malformed_records"] = diag.total_malformed();
+  j["counters"] = CountersJson(diag);
   if (json) {
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
+    nlohmann::json counters = std::move(j["counters"]);
+    j.erase("counters");
     PrintText(j, std::cout);
+    PrintCounters(counters, std::cout);
   }
   return FinishOutput(std::cout);
 }

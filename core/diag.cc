@@ -1,5 +1,6 @@
 #include "core/diag.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
@@ -17,54 +18,61 @@ std::string_view UnitName(Diagnostics::Unit u) {
 Diagnostics::Diagnostics(std::string input, std::ostream* err)
     : input_(std::move(input)), err_(err ? err : &std::cerr) {}
 
-void Diagnostics::Malformed(std::string_view counter, Unit unit, uint64_t where,
-                            std::string_view what, uint64_t n) {
-  auto it = malformed_.find(counter);
-  if (it == malformed_.end()) {
-    it = malformed_.emplace(std::string(counter), Counter{0, unit, where}).first;
+void Diagnostics::Malformed(Stat id, Unit unit, uint64_t where, std::string_view what,
+                            uint64_t n) {
+  const int i = static_cast<int>(id);
+  if (!seen_[i]) {
+    seen_[i] = true;
+    first_[i] = First{unit, where};
     *err_ << "tk: " << input_ << ": " << UnitName(unit) << " " << where << ": " << what << "\n";
   }
-  it->second.n += n;
+  counts_[i] += n;
 }
 
-void Diagnostics::Note(std::string_view counter, std::string_view text, uint64_t n) {
-  auto it = notes_.find(counter);
-  if (it == notes_.end()) {
-    notes_.emplace(std::string(counter), n);
+void Diagnostics::Note(Stat id, std::string_view text, uint64_t n) {
+  const int i = static_cast<int>(id);
+  if (!seen_[i]) {
+    seen_[i] = true;
+    notes_.push_back(id);
     *err_ << "tk: " << input_ << ": " << text << "\n";
-  } else {
-    it->second += n;
   }
+  counts_[i] += n;
 }
 
-void Diagnostics::Count(std::string_view counter, uint64_t n) {
-  auto it = notes_.find(counter);
-  if (it == notes_.end()) {
-    notes_.emplace(std::string(counter), n);
-  } else {
-    it->second += n;
+void Diagnostics::NoteEach(Stat id, std::string_view key, std::string_view text, uint64_t n) {
+  const int i = static_cast<int>(id);
+  if (!seen_[i]) {
+    seen_[i] = true;
+    notes_.push_back(id);
   }
+  if (keys_.emplace(id, std::string(key)).second) {
+    *err_ << "tk: " << input_ << ": " << text << "\n";
+  }
+  counts_[i] += n;
 }
 
-uint64_t Diagnostics::count(std::string_view counter) const {
-  auto it = malformed_.find(counter);
-  if (it != malformed_.end()) return it->second.n;
-  auto nt = notes_.find(counter);
-  return nt == notes_.end() ? 0 : nt->second;
-}
+void Diagnostics::Count(Stat id, uint64_t n) { counts_[static_cast<int>(id)] += n; }
 
 uint64_t Diagnostics::total_malformed() const {
   uint64_t n = 0;
-  for (const auto& [name, c] : malformed_) n += c.n;
+  for (const StatInfo& s : kStats) {
+    if (s.severity == StatSeverity::kError) n += count(s.id);
+  }
   return n;
 }
 
 void Diagnostics::PrintSummary() {
-  for (const auto& [name, c] : malformed_) {
-    if (c.n > 1) {
-      *err_ << "tk: " << input_ << ": " << c.n << " " << name << " skipped (first at "
-            << UnitName(c.unit) << " " << c.first << ")\n";
-    }
+  // By noun, as the summary lines always came out.
+  std::vector<const StatInfo*> errors;
+  for (const StatInfo& s : kStats) {
+    if (s.severity == StatSeverity::kError && count(s.id) > 1) errors.push_back(&s);
+  }
+  std::sort(errors.begin(), errors.end(),
+            [](const StatInfo* a, const StatInfo* b) { return a->noun < b->noun; });
+  for (const StatInfo* s : errors) {
+    const First& f = first_[static_cast<int>(s->id)];
+    *err_ << "tk: " << input_ << ": " << count(s->id) << " " << s->noun << " skipped (first at "
+          << UnitName(f.unit) << " " << f.where << ")\n";
   }
 }
 

@@ -118,7 +118,7 @@ enum class BlockStage : uint8_t {
   kUnplug,         // U  block:block_unplug
   kDirtyBuffer,    //    block:block_dirty_buffer / block_touch_buffer
 };
-// The tracepoint's name without "block:", e.g. "block_rq_issue".
+// The tracepoint's name without "block:", e.g. "block_rq_issue" (core/kernel_events.cc).
 std::string_view BlockStageName(BlockStage s);
 
 // Every block:* request/bio event. Fields the kernel's format lacks stay at their defaults.
@@ -261,6 +261,11 @@ struct Event {
   // the parse ends (perf.data: symbol tables and interned names), so an analysis may keep
   // them without copying. False where they point into a reused line buffer (text formats).
   bool stable_views = false;
+  // Text sources: a tracepoint's field text as the source printed it (the kernel's print
+  // format as `perf script`, `trace-cmd report` or tracefs rendered it), for a sink whose mask
+  // asks WithInfoText (tk script). Empty otherwise, and always for binary sources: tk never
+  // evaluates print formats, tk script renders their typed events itself.
+  std::string_view info_text;
   Body body;
 
   EventKind kind() const { return static_cast<EventKind>(body.index()); }
@@ -291,18 +296,26 @@ class EventMask {
     stacks_ = on;
     return *this;
   }
+  // Event::info_text filled in by the text parsers.
+  constexpr EventMask& WithInfoText(bool on = true) {
+    info_text_ = on;
+    return *this;
+  }
   constexpr bool Has(EventKind k) const { return bits_ & (1u << static_cast<int>(k)); }
   constexpr bool stacks() const { return stacks_; }
+  constexpr bool info_text() const { return info_text_; }
   constexpr EventMask operator|(EventMask o) const {
     EventMask m;
     m.bits_ = bits_ | o.bits_;
     m.stacks_ = stacks_ || o.stacks_;
+    m.info_text_ = info_text_ || o.info_text_;
     return m;
   }
 
  private:
   uint32_t bits_ = 0;
   bool stacks_ = false;
+  bool info_text_ = false;
 };
 
 }  // namespace tk

@@ -1,7 +1,10 @@
-// The event families tk types beyond sched and block — hard and soft interrupts, system calls,
-// page allocations — declared once: every name a kernel era used, the kind, and the fields
-// the binary decoder reads (parsers/tep) and the text decoder expects (parsers/tp_text).
-// Adding a family is an entry here plus its two decode functions.
+// Every kernel event tk knows by name, declared once: each name a kernel era used, the kind it
+// decodes to, its variant, and for the families (hard and soft interrupts, system calls, page
+// allocations) the fields the binary decoder reads (parsers/tep) and the text decoder expects
+// (parsers/tp_text). The sched and block kinds' fields are their decoders' (one per kind);
+// kGeneric entries are names whose system the text formats omit. Both decoders, BlockStageName
+// and `tk script` go by this table: adding a family is an entry here plus its two decode
+// functions, and an EventMask asks for it by its kind alone.
 //
 // Field names per era (a slot lists alternatives, "pfn|page": the first the format has wins):
 //   irq:irq_handler_entry   irq, name        (2.6.3x text: "irq=N handler=NAME")
@@ -29,7 +32,8 @@ namespace tk {
 struct KernelEvent {
   std::string_view name;  // "irq:irq_handler_entry"; per-call syscalls: the prefix
   EventKind kind;
-  // Irq / Syscall: 1 = exit; Softirq::Phase; PageEvent::Op.
+  // SchedWakeup::Kind, SchedStat::Which, BlockStage; Irq / Syscall: 1 = exit; Softirq::Phase;
+  // PageEvent::Op.
   uint8_t variant;
   // Binary field slots ("a|b" = era alternatives); empty = unused.
   std::array<std::string_view, 4> fields;
@@ -38,8 +42,11 @@ struct KernelEvent {
 
 absl::Span<const KernelEvent> KernelEvents();
 
+// The kinds decoded to their type only for a sink that asks for them (core/event.h).
+constexpr bool IsFamily(EventKind k) { return static_cast<int>(k) >= kFirstFamilyKind; }
+
 // The declaration for an event named "system:name" or, as text formats print it, "name";
-// nullptr when tk has no family type for it.
+// nullptr when tk does not know the name.
 const KernelEvent* FindKernelEvent(std::string_view name);
 
 // The part of `name` after a prefix declaration ("syscalls:sys_enter_read" → "read").

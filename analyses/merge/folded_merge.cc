@@ -97,7 +97,7 @@ absl::Status FoldedMerge::Add(std::unique_ptr<Input> in, Diagnostics& diag) {
   while (lines.Next(&line)) {
     if (!ParseFoldedLine(line, &stack, &count)) {
       ++stats.malformed;
-      diag.Malformed("malformed lines", Diagnostics::Unit::kLine, lines.line_no(),
+      diag.Malformed(Stat::kMalformedLines, Diagnostics::Unit::kLine, lines.line_no(),
                      absl::StrCat("not \"STACK COUNT\": \"", AV(line.substr(0, 80)), "\""));
       continue;
     }

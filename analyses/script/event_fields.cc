@@ -117,6 +117,34 @@ void EventFields::Block(const BlockRq& b) {
   if (shape.comm) Str("comm", b.comm);
 }
 
+void EventFields::Family(const Event& e) {
+  if (const auto* q = std::get_if<Irq>(&e.body)) {
+    Int("irq", q->irq);
+    if (q->exit) Int("ret", q->ret);
+    else Str("name", q->name);
+  } else if (const auto* v = std::get_if<Softirq>(&e.body)) {
+    Int("vec", v->vec);
+  } else if (const auto* c = std::get_if<Syscall>(&e.body)) {
+    Int("id", c->id);
+    if (c->exit) {
+      Int("ret", c->ret);
+    } else {
+      FieldValue f;
+      f.name = "args";
+      f.type = FieldValue::Type::kUintList;
+      f.list = absl::MakeConstSpan(c->args, c->nargs);
+      fields_.push_back(f);
+    }
+  } else if (const auto* p = std::get_if<PageEvent>(&e.body)) {
+    Uint(p->is_page_ptr ? "page" : "pfn", p->pfn);
+    if (p->op != PageEvent::Op::kFreeBatched || p->is_page_ptr) Uint("order", p->order);
+    if (p->op == PageEvent::Op::kAlloc) {
+      if (p->migratetype >= 0) Int("migratetype", p->migratetype);
+      if (p->gfp_flags) Uint("gfp_flags", p->gfp_flags);
+    }
+  }
+}
+
 void EventFields::Fill(const Event& e) {
   fields_.clear();
   switch (e.kind()) {
@@ -180,6 +208,12 @@ void EventFields::Fill(const Event& e) {
     }
     case EventKind::kBlockRq:
       Block(std::get<BlockRq>(e.body));
+      break;
+    case EventKind::kIrq:
+    case EventKind::kSoftirq:
+    case EventKind::kSyscall:
+    case EventKind::kPage:
+      Family(e);
       break;
     case EventKind::kGeneric:
       for (const Field& f : std::get<Generic>(e.body).fields) {

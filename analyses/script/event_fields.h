@@ -16,6 +16,10 @@
 // rq_remap nr_bios, sched_process_exit group_dead. Optional ones appear only when known:
 // sched_wakeup success (only when 0: failed wakeups of 2.6/3.x kernels), target_cpu,
 // sched_stat_runtime vruntime (when nonzero; 6.8+ dropped it).
+// The families (core/kernel_events.h): irq_handler_entry irq name, _exit irq ret (1 handled,
+// 0 unhandled); softirq_* vec; sys_enter (raw and per call) id args[], sys_exit id ret;
+// mm_page_* pfn (or page, the struct page pointer of kernels before 4.1) order, alloc's
+// migratetype and gfp_flags (a number; only from binary sources, text ones print names).
 #ifndef TK_ANALYSES_SCRIPT_EVENT_FIELDS_H_
 #define TK_ANALYSES_SCRIPT_EVENT_FIELDS_H_
 
@@ -25,17 +29,19 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "core/event.h"
 
 namespace tk::analyses::script {
 
 struct FieldValue {
-  enum class Type : uint8_t { kInt, kUint, kString, kNumberText };
+  enum class Type : uint8_t { kInt, kUint, kString, kNumberText, kUintList };
   std::string_view name;
   Type type = Type::kInt;
   int64_t i = 0;
   uint64_t u = 0;
   std::string_view s;  // kString, and kNumberText (a Generic field the source printed as a number)
+  absl::Span<const uint64_t> list;  // kUintList (raw_syscalls:sys_enter args)
 };
 
 class EventFields {
@@ -52,6 +58,7 @@ class EventFields {
   // Formats "MAJ,MIN" into scratch slot `slot` and adds it.
   void Dev(std::string_view name, uint32_t major, uint32_t minor, int slot);
   void Block(const BlockRq& b);
+  void Family(const Event& e);
 
   std::vector<FieldValue> fields_;
   std::array<std::string, 4> scratch_;

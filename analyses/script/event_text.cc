@@ -7,6 +7,8 @@
 
 #include <charconv>
 
+#include "analyses/script/event_fields.h"
+
 namespace tk::analyses::script {
 namespace {
 
@@ -134,6 +136,96 @@ void BlockText(const BlockRq& b, std::string* out) {
   }
 }
 
+// The sched events' print formats are their fields (event_fields.cc, the JSON writer's
+// list) as "name=value" in format order, with the kernel's print quirks: " ==> " before
+// next_comm, target_cpu as %03d, " [ns]" after runtime / vruntime / delay, group_dead as
+// true/false, and sched_process_fork's parent_comm / parent_pid printed as comm= / pid=.
+void SchedText(const Event& e, std::string* out) {
+  thread_local EventFields fields;
+  fields.Fill(e);
+  bool first = true;
+  for (const FieldValue& f : fields.fields()) {
+    if (!first) out->append(f.name == "next_comm" ? " ==> " : " ");
+    first = false;
+    out->append(f.name == "parent_comm" ? "comm" : f.name == "parent_pid" ? "pid" : f.name);
+    out->push_back('=');
+    if (f.name == "target_cpu") {
+      if (f.i >= 0 && f.i < 100) out->push_back('0');
+      if (f.i >= 0 && f.i < 10) out->push_back('0');
+      AppendInt(f.i, out);
+    } else if (f.name == "group_dead") {
+      out->append(f.i ? "true" : "false");
+    } else if (f.type == FieldValue::Type::kString) {
+      out->append(f.s);
+    } else if (f.type == FieldValue::Type::kUint) {
+      AppendUint(f.u, out);
+    } else {
+      AppendInt(f.i, out);
+    }
+    if (f.name == "runtime" || f.name == "vruntime" || f.name == "delay") out->append(" [ns]");
+  }
+}
+
+// The families from binary sources, in the kernel's (6.x) print formats as libtraceevent
+// renders them for perf script and trace-cmd report:
+//   irq_handler_entry  "irq=%d name=%s"          irq_handler_exit "irq=%d ret=%s" (handled)
+//   softirq_*          "vec=%u [action=%s]"
+//   sys_enter          "NR %ld (%lx, %lx, %lx, %lx, %lx, %lx)"   sys_exit "NR %ld = %ld"
+//   mm_page_alloc      "page=%p pfn=0x%lx order=%d migratetype=%d gfp_flags=%s"
+//   mm_page_free       "page=%p pfn=0x%lx order=%d"  mm_page_free_batched the same, order=0
+// libtraceevent cannot evaluate pfn_to_page (vmemmap_base), so page= prints the pfn. Two
+// deviations: gfp_flags is its hex number (tk does not evaluate the format's __print_flags
+// table of names), and per-call syscalls:sys_enter_NAME print the raw form (their argument
+// names are not kept). Kernels before 4.1 record a page pointer, printed as page=0x....
+void FamilyText(const Event& e, std::string* out) {
+  if (const auto* q = std::get_if<Irq>(&e.body)) {
+    KvInt("irq", q->irq, out);
+    if (q->exit) {
+      out->append(q->ret ? " ret=handled" : " ret=unhandled");
+    } else {
+      out->push_back(' ');
+      Kv("name", q->name, out);
+    }
+  } else if (const auto* v = std::get_if<Softirq>(&e.body)) {
+    KvInt("vec", v->vec, out);
+    out->append(" [action=");
+    out->append(SoftirqName(v->vec));
+    out->push_back(']');
+  } else if (const auto* c = std::get_if<Syscall>(&e.body)) {
+    out->append("NR ");
+    AppendInt(c->id, out);
+    if (c->exit) {
+      out->append(" = ");
+      AppendInt(c->ret, out);
+      return;
+    }
+    out->append(" (");
+    for (uint8_t i = 0; i < c->nargs; ++i) {
+      if (i) out->append(", ");
+      char buf[24];
+      auto r = std::to_chars(buf, buf + sizeof buf, c->args[i], 16);
+      out->append(buf, r.ptr);
+    }
+    out->push_back(')');
+  } else if (const auto* p = std::get_if<PageEvent>(&e.body)) {
+    out->append("page=");
+    if (p->failed) out->append("(nil)");
+    else AppendHex(p->pfn, out);
+    if (!p->is_page_ptr) {
+      out->append(" pfn=");
+      AppendHex(p->pfn, out);
+    }
+    out->push_back(' ');
+    KvUint("order", p->order, out);
+    if (p->op == PageEvent::Op::kAlloc) {
+      out->push_back(' ');
+      KvInt("migratetype", p->migratetype, out);
+      out->append(" gfp_flags=");
+      AppendHex(p->gfp_flags, out);
+    }
+  }
+}
+
 }  // namespace
 
 void AppendInt(int64_t v, std::string* out) {
@@ -150,94 +242,24 @@ void AppendUint(uint64_t v, std::string* out) {
 
 void AppendEventText(const Event& e, std::string* out) {
   switch (e.kind()) {
-    case EventKind::kSchedSwitch: {
-      const auto& s = std::get<SchedSwitch>(e.body);
-      Kv("prev_comm", s.prev_comm, out);
-      out->push_back(' ');
-      KvInt("prev_pid", s.prev_pid, out);
-      out->push_back(' ');
-      KvInt("prev_prio", s.prev_prio, out);
-      out->push_back(' ');
-      Kv("prev_state", s.prev_state.ToString(), out);
-      out->append(" ==> ");
-      Kv("next_comm", s.next_comm, out);
-      out->push_back(' ');
-      KvInt("next_pid", s.next_pid, out);
-      out->push_back(' ');
-      KvInt("next_prio", s.next_prio, out);
+    case EventKind::kSchedSwitch:
+    case EventKind::kSchedWakeup:
+    case EventKind::kSchedMigrate:
+    case EventKind::kSchedStat:
+    case EventKind::kSchedFork:
+    case EventKind::kSchedExit:
+      SchedText(e, out);
       return;
-    }
-    case EventKind::kSchedWakeup: {
-      const auto& w = std::get<SchedWakeup>(e.body);
-      Kv("comm", w.comm, out);
-      out->push_back(' ');
-      KvInt("pid", w.pid, out);
-      out->push_back(' ');
-      KvInt("prio", w.prio, out);
-      if (w.success != 1) {
-        out->push_back(' ');
-        KvInt("success", w.success, out);
-      }
-      if (w.target_cpu >= 0) {
-        // target_cpu=%03d
-        out->append(" target_cpu=");
-        if (w.target_cpu < 100) out->push_back('0');
-        if (w.target_cpu < 10) out->push_back('0');
-        AppendInt(w.target_cpu, out);
-      }
-      return;
-    }
-    case EventKind::kSchedMigrate: {
-      const auto& m = std::get<SchedMigrate>(e.body);
-      Kv("comm", m.comm, out);
-      out->push_back(' ');
-      KvInt("pid", m.pid, out);
-      out->push_back(' ');
-      KvInt("prio", m.prio, out);
-      out->push_back(' ');
-      KvInt("orig_cpu", m.orig_cpu, out);
-      out->push_back(' ');
-      KvInt("dest_cpu", m.dest_cpu, out);
-      return;
-    }
-    case EventKind::kSchedStat: {
-      const auto& s = std::get<SchedStat>(e.body);
-      Kv("comm", s.comm, out);
-      out->push_back(' ');
-      KvInt("pid", s.pid, out);
-      out->push_back(' ');
-      KvUint(s.which == SchedStat::Which::kRuntime ? "runtime" : "delay", s.delay_ns, out);
-      out->append(" [ns]");
-      if (s.which == SchedStat::Which::kRuntime && s.vruntime) {
-        out->push_back(' ');
-        KvUint("vruntime", s.vruntime, out);
-        out->append(" [ns]");
-      }
-      return;
-    }
-    case EventKind::kSchedFork: {
-      const auto& f = std::get<SchedFork>(e.body);
-      Kv("comm", f.parent_comm, out);
-      out->push_back(' ');
-      KvInt("pid", f.parent_pid, out);
-      out->push_back(' ');
-      Kv("child_comm", f.child_comm, out);
-      out->push_back(' ');
-      KvInt("child_pid", f.child_pid, out);
-      return;
-    }
-    case EventKind::kSchedExit: {
-      const auto& x = std::get<SchedExit>(e.body);
-      Kv("comm", x.comm, out);
-      out->push_back(' ');
-      KvInt("pid", x.pid, out);
-      out->push_back(' ');
-      KvInt("prio", x.prio, out);
-      if (x.group_dead >= 0) out->append(x.group_dead ? " group_dead=true" : " group_dead=false");
-      return;
-    }
     case EventKind::kBlockRq:
       BlockText(std::get<BlockRq>(e.body), out);
+      return;
+    case EventKind::kIrq:
+    case EventKind::kSoftirq:
+    case EventKind::kSyscall:
+    case EventKind::kPage:
+      // Text sources: as they printed it (the print formats changed across kernels).
+      if (!e.info_text.empty()) out->append(e.info_text);
+      else FamilyText(e, out);
       return;
     case EventKind::kGeneric: {
       const auto& g = std::get<Generic>(e.body);

@@ -56,10 +56,9 @@ bool IsSideBand(EventKind k) {
 
 }  // namespace
 
-EventMask ScriptSink::wants() const {
-  EventMask m = EventMask::All();
-  return m;
-}
+// Every family typed (JSON has their fields by name whatever the source); text wants the
+// source's own rendering of each tracepoint.
+EventMask ScriptSink::wants() const { return EventMask::AllTyped().WithInfoText(!opts_.json); }
 
 absl::Status ScriptSink::OnEvent(const Event& e) {
   if (IsSideBand(e.kind()) && !opts_.show_task_events) return absl::OkStatus();
@@ -314,6 +313,14 @@ void ScriptSink::JsonFields(const Event& e) {
         case FieldValue::Type::kUint: AppendUint(f.u, &buf_); break;
         case FieldValue::Type::kString: AppendJsonString(f.s, &buf_); break;
         case FieldValue::Type::kNumberText: AppendJsonNumberText(f.s, &buf_); break;
+        case FieldValue::Type::kUintList:
+          buf_.push_back('[');
+          for (size_t i = 0; i < f.list.size(); ++i) {
+            if (i) buf_.push_back(',');
+            AppendUint(f.list[i], &buf_);
+          }
+          buf_.push_back(']');
+          break;
       }
     }
   }

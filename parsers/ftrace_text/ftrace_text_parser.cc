@@ -104,7 +104,7 @@ absl::Status FtraceTextParser::NonEventLine(std::string_view line, uint64_t line
                                             EventSink& sink, Diagnostics& diag, bool* known) {
   *known = true;
   if (std::optional<LostLine> l = ParseLostLine(line)) {
-    diag.Note("lost events", l->count
+    diag.Note(Stat::kLostEvents, l->count
                                  ? absl::StrCat("CPU ", l->cpu, ": ", l->count, " events lost (line ",
                                                 line_no, ")")
                                  : absl::StrCat("CPU ", l->cpu, ": events lost (line ", line_no, ")"),
@@ -119,7 +119,7 @@ absl::Status FtraceTextParser::NonEventLine(std::string_view line, uint64_t line
   if (h->kind == HeaderLine::Kind::kEntries && h->b > h->a) {
     // "# entries-in-buffer/entries-written: 1000/1500": the ring buffer overwrote 500 events.
     uint64_t lost = h->b - h->a;
-    diag.Note("overwritten events",
+    diag.Note(Stat::kOverwrittenEvents,
               absl::StrCat(lost, " events overwritten in the ring buffer (entries-written ", h->b,
                            ", in buffer ", h->a, ")"),
               lost);
@@ -168,14 +168,14 @@ absl::Status FtraceTextParser::Parse(Input& in, EventSink& sink, Diagnostics& di
         // Before the first event line, unreadable lines are held back: a text with no event
         // at all is refused in one line, not reported line by line.
         if (event_lines > 0) {
-          diag.Malformed("malformed lines", Diagnostics::Unit::kLine, line_no,
+          diag.Malformed(Stat::kMalformedLines, Diagnostics::Unit::kLine, line_no,
                          absl::StrCat("not an ftrace event line: ", Quote(line)));
         }
       }
       continue;
     }
     if (event_lines++ == 0 && bad_lines > 0) {
-      diag.Malformed("malformed lines", Diagnostics::Unit::kLine, first_bad,
+      diag.Malformed(Stat::kMalformedLines, Diagnostics::Unit::kLine, first_bad,
                      absl::StrCat("not an ftrace event line: ", Quote(first_bad_text)), bad_lines);
     }
     if (ev->ts_ns < last_ts) {
@@ -197,7 +197,7 @@ absl::Status FtraceTextParser::Parse(Input& in, EventSink& sink, Diagnostics& di
     } else {
       if (!mask_.Has(decoder_.Kind(ev->name))) continue;
       if (!decoder_.Decode(ev->name, ev->text, e)) {
-        diag.Malformed("undecodable event texts", Diagnostics::Unit::kLine, line_no,
+        diag.Malformed(Stat::kUndecodableEventTexts, Diagnostics::Unit::kLine, line_no,
                        absl::StrCat("cannot decode ", AV(e.name), ": ", Quote(ev->text)));
         continue;
       }
@@ -217,7 +217,7 @@ absl::Status FtraceTextParser::Parse(Input& in, EventSink& sink, Diagnostics& di
         diag.ErrorAt(Diagnostics::Unit::kLine, first_bad, NoEventMessage("an ftrace", first_bad_text)));
   }
   if (unordered > 0) {
-    diag.Note("out-of-order lines",
+    diag.Note(Stat::kOutOfOrder,
               absl::StrCat(unordered, " lines with a timestamp earlier than the line before (first at line ",
                            first_unordered, "); passed on unsorted"),
               unordered);

@@ -97,7 +97,7 @@ void Decoder::LoadTracingData(uint64_t offset) {
   absl::StatusOr<std::unique_ptr<tep::TraceEvents>> ev =
       tep::ParseTracingData(meta_.tracing_data, offset);
   if (!ev.ok()) {
-    diag_.Note("tracing data", absl::StrCat("tracepoint formats unreadable (", AV(SV(ev.status().message())),
+    diag_.Note(Stat::kTracingDataUnreadable, absl::StrCat("tracepoint formats unreadable (", AV(SV(ev.status().message())),
                                             "): tracepoint samples keep only their name"));
     return;
   }
@@ -107,7 +107,7 @@ void Decoder::LoadTracingData(uint64_t offset) {
 }
 
 void Decoder::Malformed(std::string_view what, uint64_t off) {
-  diag_.Malformed("malformed records", Diagnostics::Unit::kOffset, off, what);
+  diag_.Malformed(Stat::kMalformedRecords, Diagnostics::Unit::kOffset, off, what);
 }
 
 absl::Status Decoder::Handle(std::string_view rec, uint64_t offset) {
@@ -238,8 +238,8 @@ absl::Status Decoder::OnSample(uint16_t misc, std::string_view body, uint64_t of
   }
   const EventAttr& attr = table_.attr(ev);
   ParsedSample s;
-  if (const char* err = ParseSample(body, attr, meta_.swap, &s)) {
-    Malformed(absl::StrCat("SAMPLE: ", err), off);
+  if (absl::Status st = ParseSample(body, attr, meta_.swap, &s); !st.ok()) {
+    Malformed(absl::StrCat("SAMPLE: ", AV(SV(st.message()))), off);
     return absl::OkStatus();
   }
   ++samples_;
@@ -259,6 +259,7 @@ absl::Status Decoder::OnSample(uint16_t misc, std::string_view body, uint64_t of
   e.stack_recorded = false;
   e.callchain = s.has_callchain;
   e.stable_views = false;
+  e.info_text = {};
   e.body.emplace<Sample>();
   if (attr.type == kTypeTracepoint && s.has_raw) {
     if (tep_) {
@@ -468,27 +469,27 @@ void Decoder::Finish() {
   // (events) and a LOST_SAMPLES record (samples) for the same drop. LOST_SAMPLES is what perf
   // report calls "Total Lost Samples"; the LOST count is named beside it.
   if (lost_samples_) {
-    diag_.Note("lost samples",
+    diag_.Note(Stat::kLostSamples,
                lost_ ? absl::StrCat(lost_samples_, " samples lost (LOST_SAMPLES records; LOST "
                                     "records count ", lost_, " events: the ring buffer was full)")
                      : absl::StrCat(lost_samples_, " samples lost (LOST_SAMPLES records)"));
   } else if (lost_) {
-    diag_.Note("lost events", absl::StrCat(lost_, " events lost (LOST records: the ring buffer was full)"));
+    diag_.Note(Stat::kLostEvents, absl::StrCat(lost_, " events lost (LOST records: the ring buffer was full)"));
   }
   if (throttles_) {
-    diag_.Note("throttled", absl::StrCat("sampling throttled ", throttles_, " times (THROTTLE records)"));
+    diag_.Note(Stat::kThrottled, absl::StrCat("sampling throttled ", throttles_, " times (THROTTLE records)"));
   }
-  for (const std::string& n : machine_.TakeNotes()) diag_.Note(n, n);
+  for (const std::string& n : machine_.TakeNotes()) diag_.NoteEach(Stat::kSymbolNotes, n, n);
   if (const unwind::UnwindStats& u = unwinder_.stats(); u.total()) {
-    diag_.Note("dwarf unwinding", UnwindSummary(u));
+    diag_.Note(Stat::kDwarfUserStacks, UnwindSummary(u), u.total());
     for (const auto& [key, n] : UnwindCounters(u)) diag_.Count(key, n);
   }
 }
 
-std::vector<std::pair<std::string, uint64_t>> UnwindCounters(const unwind::UnwindStats& u) {
-  return {{"dwarf_unwound_to_end", u.complete}, {"dwarf_cut_at_dump_end", u.dump_edge},
-          {"dwarf_stopped_no_cfi_or_elf", u.no_info}, {"dwarf_stopped_max_stack", u.max_depth},
-          {"dwarf_no_user_regs", u.no_regs}};
+std::vector<std::pair<Stat, uint64_t>> UnwindCounters(const unwind::UnwindStats& u) {
+  return {{Stat::kDwarfUnwoundToEnd, u.complete}, {Stat::kDwarfCutAtDumpEnd, u.dump_edge},
+          {Stat::kDwarfStoppedNoCfiOrElf, u.no_info}, {Stat::kDwarfStoppedMaxStack, u.max_depth},
+          {Stat::kDwarfNoUserRegs, u.no_regs}};
 }
 
 std::string UnwindSummary(const unwind::UnwindStats& u) {

@@ -36,8 +36,8 @@ inline constexpr int kMaxStack = 127;
 
 // The unwinding counters as one line ("--call-graph dwarf: N user stacks: ...").
 std::string UnwindSummary(const unwind::UnwindStats& u);
-// The same as named counters (Diagnostics::Count keys, shown by `tk info`).
-std::vector<std::pair<std::string, uint64_t>> UnwindCounters(const unwind::UnwindStats& u);
+// The same as counters (core/stats.h, shown by `tk info`).
+std::vector<std::pair<Stat, uint64_t>> UnwindCounters(const unwind::UnwindStats& u);
 
 class Decoder {
  public:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/absl_compat.h"
 #include "core/byte_reader.h"
 #include "parsers/perf_data/abi.h"
 
@@ -43,25 +44,28 @@ bool ReadCpu(ByteReader& r, ParsedSample* s) {
   return true;
 }
 
+// A malformed SAMPLE: what is wrong (the caller counts it as a malformed record).
+absl::Status Bad(std::string_view what) { return absl::InvalidArgumentError(AV(what)); }
+
 // The fields after CALLCHAIN, which tk only steps over (RAW is kept).
-const char* ParseTail(ByteReader& r, const EventAttr& a, ParsedSample* s) {
+absl::Status ParseTail(ByteReader& r, const EventAttr& a, ParsedSample* s) {
   uint64_t st = a.sample_type;
   if (st & kSampleRaw) {
     uint32_t size;
-    if (!r.Read(&size) || !r.Bytes(size, &s->raw)) return "RAW data exceeds the record";
+    if (!r.Read(&size) || !r.Bytes(size, &s->raw)) return Bad("RAW data exceeds the record");
     s->has_raw = true;
   }
   if (st & kSampleBranchStack) {
     uint64_t nr;
-    if (!r.Read(&nr)) return "BRANCH_STACK truncated";
-    if ((a.branch_sample_type & kBranchHwIndex) && !r.Skip(8)) return "BRANCH_STACK truncated";
-    if (nr > r.remaining() / 24 || !r.Skip(nr * 24)) return "BRANCH_STACK exceeds the record";
+    if (!r.Read(&nr)) return Bad("BRANCH_STACK truncated");
+    if ((a.branch_sample_type & kBranchHwIndex) && !r.Skip(8)) return Bad("BRANCH_STACK truncated");
+    if (nr > r.remaining() / 24 || !r.Skip(nr * 24)) return Bad("BRANCH_STACK exceeds the record");
   }
   if (st & kSampleRegsUser) {
     // {u64 abi, u64 regs[popcount(mask)]}: regs in mask-bit order; x86's IP is bit 8
     // (PERF_REG_X86_IP). abi 0 (PERF_SAMPLE_REGS_ABI_NONE): no registers (a kernel thread).
     size_t at = r.pos();
-    if (!SkipRegs(r, a.sample_regs_user)) return "REGS_USER truncated";
+    if (!SkipRegs(r, a.sample_regs_user)) return Bad("REGS_USER truncated");
     constexpr uint64_t kIpBit = 1ULL << 8;
     if (r.pos() - at > 8) {
       s->user_regs_abi = Load<uint64_t>(r.data().data() + at, r.swap());
@@ -75,51 +79,51 @@ const char* ParseTail(ByteReader& r, const EventAttr& a, ParsedSample* s) {
   if (st & kSampleStackUser) {
     uint64_t size;
     if (!r.Read(&size) || size > r.remaining() || !r.Bytes(size, &s->user_stack)) {
-      return "STACK_USER exceeds the record";
+      return Bad("STACK_USER exceeds the record");
     }
     s->user_stack_size = size;
-    if (size && !r.Read(&s->user_stack_dyn_size)) return "STACK_USER dyn_size missing";
+    if (size && !r.Read(&s->user_stack_dyn_size)) return Bad("STACK_USER dyn_size missing");
   }
-  if ((st & (kSampleWeight | kSampleWeightStruct)) && !r.Read(&s->weight)) return "WEIGHT truncated";
+  if ((st & (kSampleWeight | kSampleWeightStruct)) && !r.Read(&s->weight)) return Bad("WEIGHT truncated");
   for (uint64_t bit : {kSampleDataSrc, kSampleTransaction}) {
-    if ((st & bit) && !r.Skip(8)) return "DATA_SRC/TRANSACTION truncated";
+    if ((st & bit) && !r.Skip(8)) return Bad("DATA_SRC/TRANSACTION truncated");
   }
-  if ((st & kSampleRegsIntr) && !SkipRegs(r, a.sample_regs_intr)) return "REGS_INTR truncated";
+  if ((st & kSampleRegsIntr) && !SkipRegs(r, a.sample_regs_intr)) return Bad("REGS_INTR truncated");
   for (uint64_t bit : {kSamplePhysAddr, kSampleCgroup, kSampleDataPageSize, kSampleCodePageSize}) {
-    if ((st & bit) && !r.Skip(8)) return "PHYS_ADDR/CGROUP/PAGE_SIZE truncated";
+    if ((st & bit) && !r.Skip(8)) return Bad("PHYS_ADDR/CGROUP/PAGE_SIZE truncated");
   }
   if (st & kSampleAux) {
     uint64_t size;
-    if (!r.Read(&size) || size > r.remaining() || !r.Skip(size)) return "AUX exceeds the record";
+    if (!r.Read(&size) || size > r.remaining() || !r.Skip(size)) return Bad("AUX exceeds the record");
   }
-  return nullptr;
+  return absl::OkStatus();
 }
 
 }  // namespace
 
-const char* ParseSample(std::string_view body, const EventAttr& a, bool swap, ParsedSample* s) {
+absl::Status ParseSample(std::string_view body, const EventAttr& a, bool swap, ParsedSample* s) {
   ByteReader r(body, swap);
   uint64_t st = a.sample_type;
-  if ((st & kSampleIdentifier) && !r.Read(&s->id)) return "sample truncated in IDENTIFIER";
-  if ((st & kSampleIp) && !r.Read(&s->ip)) return "sample truncated in IP";
-  if ((st & kSampleTid) && !ReadPidTid(r, s)) return "sample truncated in TID";
+  if ((st & kSampleIdentifier) && !r.Read(&s->id)) return Bad("sample truncated in IDENTIFIER");
+  if ((st & kSampleIp) && !r.Read(&s->ip)) return Bad("sample truncated in IP");
+  if ((st & kSampleTid) && !ReadPidTid(r, s)) return Bad("sample truncated in TID");
   if (st & kSampleTime) {
-    if (!r.Read(&s->time)) return "sample truncated in TIME";
+    if (!r.Read(&s->time)) return Bad("sample truncated in TIME");
     s->has_time = true;
   }
-  if ((st & kSampleAddr) && !r.Read(&s->addr)) return "sample truncated in ADDR";
-  if ((st & kSampleId) && !r.Read(&s->id)) return "sample truncated in ID";
-  if ((st & kSampleStreamId) && !r.Skip(8)) return "sample truncated in STREAM_ID";
-  if ((st & kSampleCpu) && !ReadCpu(r, s)) return "sample truncated in CPU";
+  if ((st & kSampleAddr) && !r.Read(&s->addr)) return Bad("sample truncated in ADDR");
+  if ((st & kSampleId) && !r.Read(&s->id)) return Bad("sample truncated in ID");
+  if ((st & kSampleStreamId) && !r.Skip(8)) return Bad("sample truncated in STREAM_ID");
+  if ((st & kSampleCpu) && !ReadCpu(r, s)) return Bad("sample truncated in CPU");
   if (st & kSamplePeriod) {
-    if (!r.Read(&s->period)) return "sample truncated in PERIOD";
+    if (!r.Read(&s->period)) return Bad("sample truncated in PERIOD");
     s->has_period = true;
   }
-  if ((st & kSampleRead) && !SkipRead(r, a.read_format)) return "READ values exceed the record";
+  if ((st & kSampleRead) && !SkipRead(r, a.read_format)) return Bad("READ values exceed the record");
   if (st & kSampleCallchain) {
     if (!r.Read(&s->callchain_nr) || s->callchain_nr > r.remaining() / 8 ||
         !r.Bytes(s->callchain_nr * 8, &s->callchain)) {
-      return "CALLCHAIN exceeds the record";
+      return Bad("CALLCHAIN exceeds the record");
     }
     s->has_callchain = true;
   }

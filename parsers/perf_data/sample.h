@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
 #include "parsers/perf_data/attr.h"
 #include "parsers/perf_data/metadata.h"
 
@@ -49,8 +50,8 @@ struct ParsedSample {
   uint64_t weight = 0;
 };
 
-// Parses a SAMPLE body (after the 8-byte header). Returns nullptr or what is wrong.
-const char* ParseSample(std::string_view body, const EventAttr& attr, bool swap,
+// Parses a SAMPLE body (after the 8-byte header). An error status says what is wrong.
+absl::Status ParseSample(std::string_view body, const EventAttr& attr, bool swap,
                         ParsedSample* s);
 
 // Parses the sample_id_all trailer at the end of a non-sample record's body (pid, tid,

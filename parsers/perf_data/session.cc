@@ -73,7 +73,7 @@ absl::Status Open(Input& in, Metadata* meta, std::unique_ptr<Tokenizer>* tok) {
 
 // Moves the header's warnings (unreadable feature sections) into `diag`, each once.
 void NoteWarnings(Metadata& meta, Diagnostics& diag) {
-  for (const std::string& w : meta.warnings) diag.Note(w, w);
+  for (const std::string& w : meta.warnings) diag.NoteEach(Stat::kHeaderWarnings, w, w);
   meta.warnings.clear();
 }
 
@@ -176,12 +176,13 @@ class Loop {
 
   absl::Status Finish(Tokenizer& tok) {
     if (tok.ended_early()) {
-      diag_.Note("cut records", absl::StrCat("data ends inside a record at offset ", tok.end_offset(),
+      diag_.Note(Stat::kCutRecords, absl::StrCat("data ends inside a record at offset ", tok.end_offset(),
                                               ": read up to the last whole record"));
     }
     if (queue_.out_of_order()) {
-      diag_.Note("unordered", absl::StrCat(queue_.out_of_order(),
-                                           " records older than an already delivered round (kept, out of order, as perf does)"));
+      diag_.Note(Stat::kOutOfOrder, absl::StrCat(queue_.out_of_order(),
+                                           " records older than an already delivered round (kept, out of order, as perf does)"),
+                 queue_.out_of_order());
     }
     decoder_.Finish();
     return absl::OkStatus();
@@ -242,7 +243,7 @@ class Loop {
     if (aux_noted_) return absl::OkStatus();
     aux_noted_ = true;
     if (absl::Status st = Quiesce(); !st.ok()) return st;
-    diag_.Note("aux", "AUX area trace data (Intel PT, CoreSight, ...) is not decoded; skipped");
+    diag_.Note(Stat::kAuxSkipped, "AUX area trace data (Intel PT, CoreSight, ...) is not decoded; skipped");
     return absl::OkStatus();
   }
 
@@ -307,7 +308,7 @@ absl::Status RunSession(Input& in, const ParseOptions& opts, EventSink& sink, Di
   if (absl::Status st = Open(in, &meta, &tok); !st.ok()) return Named(in, st);
   NoteWarnings(meta, diag);
   if (meta.truncated) {
-    diag.Note("killed", HasTracepoints(meta)
+    diag.Note(Stat::kUnfinishedHeader, HasTracepoints(meta)
                             ? "data size 0 in the header (perf killed before it finished?): "
                               "reading to the last whole record; tracepoint formats were not "
                               "written, so tracepoint fields cannot be decoded"

@@ -17,7 +17,6 @@
 namespace tk::parsers::perf_script {
 namespace {
 
-constexpr std::string_view kMalformed = "malformed lines";
 // Pages of a mapped input are released in steps of this many bytes (release_parsed_pages).
 constexpr size_t kReleaseStep = 8 << 20;
 
@@ -55,7 +54,7 @@ class PerfScriptParser final : public Parser {
       // perf script ends every stack with a blank line; without it the file was cut short
       // and the stack may be incomplete. It is passed on as it is (inferno's rule;
       // stackcollapse-perf.pl drops it), so no sample is lost.
-      diag.Note("truncated last event",
+      diag.Note(Stat::kTruncatedLastEvent,
                 absl::StrCat("line ", line_no_, ": the last event's stack is not followed by a "
                              "blank line (input cut short?); kept as it is"));
       ev_.stack_recorded = true;
@@ -82,7 +81,7 @@ class PerfScriptParser final : public Parser {
         if (!st.ok()) return st;
         if (map_begin_) Release(t.line.data());
         if (events_++ == 0 && stray_ > 0) {
-          diag_->Malformed(kMalformed, Diagnostics::Unit::kLine, first_stray_line_,
+          diag_->Malformed(Stat::kMalformedLines, Diagnostics::Unit::kLine, first_stray_line_,
                            absl::StrCat("line outside an event: ", Quote(first_stray_)), stray_);
         }
         StartEvent(t);
@@ -104,7 +103,7 @@ class PerfScriptParser final : public Parser {
           }
           return absl::OkStatus();
         }
-        diag_->Malformed(kMalformed, Diagnostics::Unit::kLine, t.line_no,
+        diag_->Malformed(Stat::kMalformedLines, Diagnostics::Unit::kLine, t.line_no,
                          absl::StrCat("line outside an event: ", Quote(t.line)));
         return absl::OkStatus();
     }
@@ -141,7 +140,7 @@ class PerfScriptParser final : public Parser {
       case SideBand::kLostSamples: {
         bool samples = h->side == SideBand::kLostSamples;
         ev_.body = Lost{samples ? Lost::Kind::kLostSamples : Lost::Kind::kLost, h->lost};
-        diag_->Note("lost events",
+        diag_->Note(Stat::kLostEvents,
                     absl::StrCat("line ", t.line_no, ": perf lost ", h->lost,
                                  samples ? " samples" : " events", " (more may follow)"),
                     h->lost);
@@ -166,7 +165,7 @@ class PerfScriptParser final : public Parser {
     if (h->rest.empty() || inline_frame) {
       ev_.body = Sample{};
     } else if (!tp_.Decode(h->event, h->rest, ev_)) {
-      diag_->Malformed("unparsable tracepoint fields", Diagnostics::Unit::kLine, t.line_no,
+      diag_->Malformed(Stat::kUnparsableTracepointFields, Diagnostics::Unit::kLine, t.line_no,
                        absl::StrCat("cannot decode the fields of ", AV(h->event), ": ",
                                     Quote(h->rest)));
     }
@@ -179,7 +178,7 @@ class PerfScriptParser final : public Parser {
     ev_.callchain = true;  // perf script prints frame lines only for a callchain
     std::optional<Frame> f = ParseFrameLine(t.line);
     if (!f) {
-      diag_->Malformed(kMalformed, Diagnostics::Unit::kLine, t.line_no,
+      diag_->Malformed(Stat::kMalformedLines, Diagnostics::Unit::kLine, t.line_no,
                        absl::StrCat("unrecognized stack line: ", Quote(t.line)));
       return;
     }
@@ -196,7 +195,7 @@ class PerfScriptParser final : public Parser {
     if (ev_.ts_ns >= 0) {
       if (ev_.ts_ns < last_ts_) {
         // Only the first occurrence is printed: build its text once.
-        diag_->Note("out-of-order events",
+        diag_->Note(Stat::kOutOfOrder,
                     unordered_++ ? std::string()
                                  : absl::StrCat("line ", line_no_, ": event at ",
                                                 FormatTimestamp(ev_.ts_ns, 9),

@@ -46,48 +46,19 @@ enum BlockSlot {
   kOldSector, kNewSector, kNrRq, kSize,
 };
 
-struct KnownEvent {
-  const char* system;
-  const char* name;
-  Handler handler;
-  uint8_t param;  // SchedWakeup::Kind, SchedStat::Which or BlockStage
-};
-constexpr KnownEvent kKnown[] = {
-    {"sched", "sched_switch", Handler::kSwitch, 0},
-    {"sched", "sched_wakeup", Handler::kWakeup, uint8_t(SchedWakeup::Kind::kWakeup)},
-    {"sched", "sched_waking", Handler::kWakeup, uint8_t(SchedWakeup::Kind::kWaking)},
-    {"sched", "sched_wakeup_new", Handler::kWakeup, uint8_t(SchedWakeup::Kind::kWakeupNew)},
-    {"sched", "sched_migrate_task", Handler::kMigrate, 0},
-    {"sched", "sched_stat_runtime", Handler::kStat, uint8_t(SchedStat::Which::kRuntime)},
-    {"sched", "sched_stat_wait", Handler::kStat, uint8_t(SchedStat::Which::kWait)},
-    {"sched", "sched_stat_sleep", Handler::kStat, uint8_t(SchedStat::Which::kSleep)},
-    {"sched", "sched_stat_iowait", Handler::kStat, uint8_t(SchedStat::Which::kIowait)},
-    {"sched", "sched_stat_blocked", Handler::kStat, uint8_t(SchedStat::Which::kBlocked)},
-    {"sched", "sched_process_fork", Handler::kFork, 0},
-    {"sched", "sched_process_exit", Handler::kExit, 0},
-    {"sched", "sched_process_free", Handler::kExit, 0},
-    {"block", "block_bio_queue", Handler::kBlock, uint8_t(BlockStage::kBioQueue)},
-    {"block", "block_getrq", Handler::kBlock, uint8_t(BlockStage::kGetRq)},
-    {"block", "block_sleeprq", Handler::kBlock, uint8_t(BlockStage::kSleepRq)},
-    {"block", "block_rq_insert", Handler::kBlock, uint8_t(BlockStage::kInsert)},
-    {"block", "block_rq_issue", Handler::kBlock, uint8_t(BlockStage::kIssue)},
-    {"block", "block_rq_complete", Handler::kBlock, uint8_t(BlockStage::kComplete)},
-    {"block", "block_rq_requeue", Handler::kBlock, uint8_t(BlockStage::kRequeue)},
-    {"block", "block_rq_merge", Handler::kBlock, uint8_t(BlockStage::kRqMerge)},
-    {"block", "block_bio_backmerge", Handler::kBlock, uint8_t(BlockStage::kBackMerge)},
-    {"block", "block_bio_frontmerge", Handler::kBlock, uint8_t(BlockStage::kFrontMerge)},
-    {"block", "block_bio_remap", Handler::kBlock, uint8_t(BlockStage::kBioRemap)},
-    {"block", "block_rq_remap", Handler::kBlock, uint8_t(BlockStage::kRqRemap)},
-    {"block", "block_bio_complete", Handler::kBlock, uint8_t(BlockStage::kBioComplete)},
-    {"block", "block_bio_bounce", Handler::kBlock, uint8_t(BlockStage::kBioBounce)},
-    {"block", "block_split", Handler::kBlock, uint8_t(BlockStage::kSplit)},
-    {"block", "block_io_start", Handler::kBlock, uint8_t(BlockStage::kIoStart)},
-    {"block", "block_io_done", Handler::kBlock, uint8_t(BlockStage::kIoDone)},
-    {"block", "block_plug", Handler::kBlock, uint8_t(BlockStage::kPlug)},
-    {"block", "block_unplug", Handler::kBlock, uint8_t(BlockStage::kUnplug)},
-    {"block", "block_dirty_buffer", Handler::kBlock, uint8_t(BlockStage::kDirtyBuffer)},
-    {"block", "block_touch_buffer", Handler::kBlock, uint8_t(BlockStage::kDirtyBuffer)},
-};
+// The handler for a kind of core/kernel_events.h (families have their own decoder).
+Handler HandlerFor(EventKind k) {
+  switch (k) {
+    case EventKind::kSchedSwitch: return Handler::kSwitch;
+    case EventKind::kSchedWakeup: return Handler::kWakeup;
+    case EventKind::kSchedMigrate: return Handler::kMigrate;
+    case EventKind::kSchedStat: return Handler::kStat;
+    case EventKind::kSchedFork: return Handler::kFork;
+    case EventKind::kSchedExit: return Handler::kExit;
+    case EventKind::kBlockRq: return Handler::kBlock;
+    default: return Handler::kGeneric;
+  }
+}
 
 const SlotNames* SlotsFor(Handler h) {
   switch (h) {
@@ -169,16 +140,13 @@ std::unique_ptr<EventInfo> TepDecoder::Impl::Build(struct tep_event* ev) {
   info->name = absl::StrCat(AV(system), ":", AV(name));
   info->fixed_size = FixedSize(ev);
   info->common_pid = MakeFieldRef(tep_find_common_field(ev, "common_pid"));
-  for (const KnownEvent& k : kKnown) {
-    if (system == k.system && name == k.name) {
-      info->handler = k.handler;
-      info->param = k.param;
-      break;
-    }
-  }
-  if (info->handler == Handler::kGeneric) {
-    if (const KernelEvent* k = FindKernelEvent(info->name))
+  if (const KernelEvent* k = FindKernelEvent(info->name)) {
+    if (IsFamily(k->kind)) {
       info->family = std::make_unique<FamilyInfo>(ResolveFamily(*k, ev, info->name));
+    } else {
+      info->handler = HandlerFor(k->kind);
+      info->param = k->variant;
+    }
   }
   if (const SlotNames* slots = SlotsFor(info->handler)) {
     for (int i = 0; i < kMaxSlots; ++i) {
@@ -352,6 +320,7 @@ bool TepDecoder::Decode(std::string_view raw, Event& e) {
   FieldReader r(raw, impl_->big_endian);
   e.name = info->name;
   if (e.tid == -1) e.tid = I32(r.IntOr(info->common_pid, -1));
+  e.info_text = {};  // libtraceevent never sees print formats (tracing_data.h): no rendering
   if (info->family && impl_->wanted.Has(info->family->decl->kind)) {
     DecodeFamily(*info->family, r, impl_->big_endian, e);
   } else {

@@ -1,6 +1,6 @@
-// Tracepoint text → typed Event: a table keyed by event name (with and without its system)
-// picks the parser (sched_text.cc, block_text.cc); other events become Generic with their
-// "key=value" fields.
+// Tracepoint text → typed Event: core/kernel_events.h's table, keyed by event name (with and
+// without its system), picks the parser (sched_text.cc, block_text.cc, family_text.cc); other
+// events become Generic with their "key=value" fields.
 #include "parsers/tp_text/tp_text.h"
 
 #include "absl/container/flat_hash_map.h"
@@ -12,82 +12,6 @@
 
 namespace tk::parsers::tp_text {
 namespace {
-
-enum class Kind : uint8_t { kSwitch, kWakeup, kMigrate, kStat, kFork, kExit, kBlock, kNameOnly };
-
-struct Known {
-  std::string_view full;  // "sched:sched_switch"
-  Kind kind;
-  uint8_t arg;  // SchedWakeup::Kind, SchedStat::Which or BlockStage
-};
-
-constexpr uint8_t U(SchedWakeup::Kind k) { return static_cast<uint8_t>(k); }
-constexpr uint8_t U(SchedStat::Which w) { return static_cast<uint8_t>(w); }
-constexpr uint8_t U(BlockStage s) { return static_cast<uint8_t>(s); }
-
-constexpr Known kKnown[] = {
-    {"sched:sched_switch", Kind::kSwitch, 0},
-    {"sched:sched_wakeup", Kind::kWakeup, U(SchedWakeup::Kind::kWakeup)},
-    {"sched:sched_waking", Kind::kWakeup, U(SchedWakeup::Kind::kWaking)},
-    {"sched:sched_wakeup_new", Kind::kWakeup, U(SchedWakeup::Kind::kWakeupNew)},
-    {"sched:sched_migrate_task", Kind::kMigrate, 0},
-    {"sched:sched_stat_runtime", Kind::kStat, U(SchedStat::Which::kRuntime)},
-    {"sched:sched_stat_wait", Kind::kStat, U(SchedStat::Which::kWait)},
-    {"sched:sched_stat_sleep", Kind::kStat, U(SchedStat::Which::kSleep)},
-    {"sched:sched_stat_iowait", Kind::kStat, U(SchedStat::Which::kIowait)},
-    {"sched:sched_stat_blocked", Kind::kStat, U(SchedStat::Which::kBlocked)},
-    {"sched:sched_process_fork", Kind::kFork, 0},
-    {"sched:sched_process_exit", Kind::kExit, 0},
-    {"sched:sched_process_free", Kind::kExit, 0},
-    {"block:block_bio_queue", Kind::kBlock, U(BlockStage::kBioQueue)},
-    {"block:block_getrq", Kind::kBlock, U(BlockStage::kGetRq)},
-    {"block:block_sleeprq", Kind::kBlock, U(BlockStage::kSleepRq)},
-    {"block:block_rq_insert", Kind::kBlock, U(BlockStage::kInsert)},
-    {"block:block_rq_issue", Kind::kBlock, U(BlockStage::kIssue)},
-    {"block:block_rq_complete", Kind::kBlock, U(BlockStage::kComplete)},
-    {"block:block_rq_requeue", Kind::kBlock, U(BlockStage::kRequeue)},
-    {"block:block_rq_merge", Kind::kBlock, U(BlockStage::kRqMerge)},
-    {"block:block_bio_backmerge", Kind::kBlock, U(BlockStage::kBackMerge)},
-    {"block:block_bio_frontmerge", Kind::kBlock, U(BlockStage::kFrontMerge)},
-    {"block:block_bio_remap", Kind::kBlock, U(BlockStage::kBioRemap)},
-    {"block:block_rq_remap", Kind::kBlock, U(BlockStage::kRqRemap)},
-    {"block:block_bio_complete", Kind::kBlock, U(BlockStage::kBioComplete)},
-    {"block:block_bio_bounce", Kind::kBlock, U(BlockStage::kBioBounce)},
-    {"block:block_split", Kind::kBlock, U(BlockStage::kSplit)},
-    {"block:block_io_start", Kind::kBlock, U(BlockStage::kIoStart)},
-    {"block:block_io_done", Kind::kBlock, U(BlockStage::kIoDone)},
-    {"block:block_plug", Kind::kBlock, U(BlockStage::kPlug)},
-    {"block:block_unplug", Kind::kBlock, U(BlockStage::kUnplug)},
-    {"block:block_unplug_io", Kind::kBlock, U(BlockStage::kUnplug)},     // 2.6.3x
-    {"block:block_unplug_timer", Kind::kBlock, U(BlockStage::kUnplug)},  // 2.6.3x
-    {"block:block_dirty_buffer", Kind::kBlock, U(BlockStage::kDirtyBuffer)},
-    {"block:block_touch_buffer", Kind::kBlock, U(BlockStage::kDirtyBuffer)},
-    // Events tk has no type for but whose system the text formats omit.
-    {"sched:sched_wake_idle_without_ipi", Kind::kNameOnly, 0},
-    {"sched:sched_kthread_stop", Kind::kNameOnly, 0},
-    {"sched:sched_kthread_stop_ret", Kind::kNameOnly, 0},
-    {"sched:sched_process_wait", Kind::kNameOnly, 0},
-    {"sched:sched_process_exec", Kind::kNameOnly, 0},
-    {"sched:sched_prepare_exec", Kind::kNameOnly, 0},
-    {"sched:sched_process_hang", Kind::kNameOnly, 0},
-    {"sched:sched_pi_setprio", Kind::kNameOnly, 0},
-    {"sched:sched_move_numa", Kind::kNameOnly, 0},
-    {"sched:sched_stick_numa", Kind::kNameOnly, 0},
-    {"sched:sched_swap_numa", Kind::kNameOnly, 0},
-    {"block:block_rq_error", Kind::kNameOnly, 0},
-    {"block:block_rq_abort", Kind::kNameOnly, 0},
-    {"irq:tasklet_entry", Kind::kNameOnly, 0},
-    {"irq:tasklet_exit", Kind::kNameOnly, 0},
-    {"power:cpu_idle", Kind::kNameOnly, 0},
-    {"power:cpu_frequency", Kind::kNameOnly, 0},
-    {"task:task_newtask", Kind::kNameOnly, 0},
-    {"task:task_rename", Kind::kNameOnly, 0},
-    {"signal:signal_generate", Kind::kNameOnly, 0},
-    {"signal:signal_deliver", Kind::kNameOnly, 0},
-    {"ftrace:print", Kind::kNameOnly, 0},
-    {"ftrace:bprint", Kind::kNameOnly, 0},
-    {"ftrace:function", Kind::kNameOnly, 0},
-};
 
 // System of an event name outside the table, by its unambiguous prefix.
 struct Prefix {
@@ -103,19 +27,15 @@ constexpr Prefix kPrefixes[] = {
     {"net_dev_", "net"},       {"netif_", "net"},           {"rcu_", "rcu"},
 };
 
+// core/kernel_events.h by full and bare name (prefix ones, syscalls:sys_enter_<call>: by
+// FindKernelEvent).
 struct Table {
-  absl::flat_hash_map<std::string_view, const Known*> by_name;
-  // core/kernel_events.h families by full and bare name (prefix ones: FindFamily).
-  absl::flat_hash_map<std::string_view, const KernelEvent*> families;
+  absl::flat_hash_map<std::string_view, const KernelEvent*> by_name;
   Table() {
-    for (const Known& k : kKnown) {
-      by_name[k.full] = &k;
-      by_name[k.full.substr(k.full.find(':') + 1)] = &k;
-    }
     for (const KernelEvent& k : KernelEvents()) {
       if (k.prefix) continue;
-      families[k.name] = &k;
-      families[k.name.substr(k.name.find(':') + 1)] = &k;
+      by_name[k.name] = &k;
+      by_name[k.name.substr(k.name.find(':') + 1)] = &k;
     }
     // The trace file names ftrace:print (trace_marker writes) after its function.
     by_name["tracing_mark_write"] = by_name["ftrace:print"];
@@ -127,9 +47,9 @@ const Table& GetTable() {
   return *t;
 }
 
-const KernelEvent* FindFamily(std::string_view name) {
+const KernelEvent* Find(std::string_view name) {
   const Table& t = GetTable();
-  if (auto it = t.families.find(name); it != t.families.end()) return it->second;
+  if (auto it = t.by_name.find(name); it != t.by_name.end()) return it->second;
   // syscalls:sys_enter_<call> / sys_exit_<call>, with or without the system.
   if (name.substr(0, 5) == "sys_e" || name.substr(0, 14) == "syscalls:sys_e")
     return FindKernelEvent(name);
@@ -187,9 +107,7 @@ bool ParseKeyValues(std::string_view text, std::vector<Field>* fields) {
 }
 
 std::string_view TracepointTextDecoder::FullName(std::string_view name) {
-  const Table& t = GetTable();
-  if (auto it = t.by_name.find(name); it != t.by_name.end()) return it->second->full;
-  if (const KernelEvent* k = FindFamily(name); k && !k->prefix) return k->name;
+  if (const KernelEvent* k = Find(name); k && !k->prefix) return k->name;
   if (name.find(':') != std::string_view::npos) return name;
   for (const Prefix& p : kPrefixes) {
     if (name.substr(0, p.prefix.size()) == p.prefix) {
@@ -203,95 +121,72 @@ std::string_view TracepointTextDecoder::FullName(std::string_view name) {
 }
 
 EventKind TracepointTextDecoder::Kind(std::string_view name) const {
-  if (const KernelEvent* k = FindFamily(name)) {
-    return wanted_.Has(k->kind) ? k->kind : EventKind::kGeneric;
-  }
-  return KindOf(name);
+  const KernelEvent* k = Find(name);
+  if (!k) return EventKind::kGeneric;
+  return !IsFamily(k->kind) || wanted_.Has(k->kind) ? k->kind : EventKind::kGeneric;
 }
 
 EventKind TracepointTextDecoder::KindOf(std::string_view name) {
-  const Table& t = GetTable();
-  auto it = t.by_name.find(name);
-  if (it == t.by_name.end()) {
-    const KernelEvent* k = FindFamily(name);
-    return k ? k->kind : EventKind::kGeneric;
+  const KernelEvent* k = Find(name);
+  return k ? k->kind : EventKind::kGeneric;
+}
+
+// The typed parse of a known event's text; false when the text does not parse.
+bool TracepointTextDecoder::DecodeTyped(const KernelEvent& k, std::string_view name,
+                                        std::string_view text, Event& e) {
+  switch (k.kind) {
+    case EventKind::kSchedSwitch:
+      if (auto s = ParseSchedSwitch(text)) { e.body = *s; return true; }
+      return false;
+    case EventKind::kSchedWakeup:
+      if (auto w = ParseSchedWakeup(text)) {
+        w->kind = static_cast<SchedWakeup::Kind>(k.variant);
+        e.body = *w;
+        return true;
+      }
+      return false;
+    case EventKind::kSchedMigrate:
+      if (auto m = ParseSchedMigrate(text)) { e.body = *m; return true; }
+      return false;
+    case EventKind::kSchedStat:
+      if (auto s = ParseSchedStat(text)) {
+        s->which = static_cast<SchedStat::Which>(k.variant);
+        e.body = *s;
+        return true;
+      }
+      return false;
+    case EventKind::kSchedFork:
+      if (auto f = ParseSchedFork(text)) { e.body = *f; return true; }
+      return false;
+    case EventKind::kSchedExit:
+      if (auto x = ParseSchedExit(text)) { e.body = *x; return true; }
+      return false;
+    case EventKind::kBlockRq:
+      if (auto b = ParseBlock(static_cast<BlockStage>(k.variant), text)) { e.body = *b; return true; }
+      return false;
+    default:
+      return ParseFamilyText(k, name, text, e);
   }
-  switch (it->second->kind) {
-    case Kind::kSwitch: return EventKind::kSchedSwitch;
-    case Kind::kWakeup: return EventKind::kSchedWakeup;
-    case Kind::kMigrate: return EventKind::kSchedMigrate;
-    case Kind::kStat: return EventKind::kSchedStat;
-    case Kind::kFork: return EventKind::kSchedFork;
-    case Kind::kExit: return EventKind::kSchedExit;
-    case Kind::kBlock: return EventKind::kBlockRq;
-    case Kind::kNameOnly: break;
-  }
-  return EventKind::kGeneric;
 }
 
 bool TracepointTextDecoder::Decode(std::string_view name, std::string_view text, Event& e) {
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
   while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-  const Table& t = GetTable();
-  auto it = t.by_name.find(name);
-  const Known* k = it == t.by_name.end() ? nullptr : it->second;
-  e.name = k ? k->full : FullName(name);
-  if (const KernelEvent* f = k ? nullptr : FindFamily(name); f && wanted_.Has(f->kind)) {
-    if (ParseFamilyText(*f, name, text, e)) return true;
-    fields_.clear();
-    e.body = Generic{{}, text};
-    return false;
-  }
-  bool ok = true;
-  if (k) {
-    switch (k->kind) {
-      case Kind::kSwitch:
-        if (auto s = ParseSchedSwitch(text)) { e.body = *s; return true; }
-        ok = false;
-        break;
-      case Kind::kWakeup:
-        if (auto w = ParseSchedWakeup(text)) {
-          w->kind = static_cast<SchedWakeup::Kind>(k->arg);
-          e.body = *w;
-          return true;
-        }
-        ok = false;
-        break;
-      case Kind::kMigrate:
-        if (auto m = ParseSchedMigrate(text)) { e.body = *m; return true; }
-        ok = false;
-        break;
-      case Kind::kStat:
-        if (auto s = ParseSchedStat(text)) {
-          s->which = static_cast<SchedStat::Which>(k->arg);
-          e.body = *s;
-          return true;
-        }
-        ok = false;
-        break;
-      case Kind::kFork:
-        if (auto f = ParseSchedFork(text)) { e.body = *f; return true; }
-        ok = false;
-        break;
-      case Kind::kExit:
-        if (auto x = ParseSchedExit(text)) { e.body = *x; return true; }
-        ok = false;
-        break;
-      case Kind::kBlock:
-        if (auto b = ParseBlock(static_cast<BlockStage>(k->arg), text)) { e.body = *b; return true; }
-        ok = false;
-        break;
-      case Kind::kNameOnly:
-        break;
-    }
-  }
-  if (ok && ParseKeyValues(text, &fields_)) {
+  e.info_text = wanted_.info_text() ? text : std::string_view();
+  const KernelEvent* k = Find(name);
+  e.name = k && !k->prefix ? k->name : FullName(name);
+  const bool typed = k && k->kind != EventKind::kGeneric &&
+                     (!IsFamily(k->kind) || wanted_.Has(k->kind));
+  if (typed && DecodeTyped(*k, name, text, e)) return true;
+  // Unknown, untyped or unparsable: Generic, with key=value fields when the text of an
+  // event tk has no type for has them.
+  if (!typed && ParseKeyValues(text, &fields_)) {
     e.body = Generic{absl::MakeConstSpan(fields_), text};
   } else {
     fields_.clear();
     e.body = Generic{{}, text};
   }
-  return ok;
+  return !typed;
 }
 
 }  // namespace tk::parsers::tp_text

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/event.h"
+#include "core/kernel_events.h"
 
 namespace tk::parsers::tp_text {
 
@@ -39,6 +40,8 @@ class TracepointTextDecoder {
   void SetWanted(EventMask mask) { wanted_ = mask; }
 
  private:
+  bool DecodeTyped(const KernelEvent& k, std::string_view name, std::string_view text, Event& e);
+
   EventMask wanted_ = EventMask::AllTyped();
   std::string name_buf_;
   std::vector<Field> fields_;

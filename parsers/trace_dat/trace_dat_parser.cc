@@ -22,7 +22,8 @@ absl::Status Prefixed(const Input& in, const absl::Status& st) {
   return absl::Status(st.code(), absl::StrCat(in.name(), ": ", st.message()));
 }
 
-// Remembers comms seen in events for pids the saved cmdlines lack.
+// The trace.dat task table: the saved cmdlines, then the comms the records carry for pids
+// they lack (learned from every record, whatever the sink asked for).
 class CommTable {
  public:
   explicit CommTable(const absl::flat_hash_map<int32_t, std::string>* saved) : saved_(saved) {}
@@ -37,6 +38,11 @@ class CommTable {
     if (pid <= 0 || comm.empty() || saved_->contains(pid)) return;
     std::string& s = learned_[pid];
     if (s != comm) s.assign(comm);
+  }
+  // The kinds that carry comms (LearnFrom).
+  static bool Teaches(EventKind k) {
+    return k == EventKind::kSchedSwitch || k == EventKind::kSchedWakeup ||
+           k == EventKind::kSchedFork;
   }
   // Comms the event itself carries.
   void LearnFrom(const Event& e) {
@@ -123,14 +129,21 @@ class Merger {
         *more = s.Next();
         return absl::OkStatus();
       }
-      diag_.Malformed("records of unknown event or too short", Diagnostics::Unit::kOffset,
+      diag_.Malformed(Stat::kUnknownOrShortRecords, Diagnostics::Unit::kOffset,
                       s.page_offset(),
                       absl::StrCat("CPU ", s.cpu(), ": record of ", s.raw().size(),
                                    " bytes, event id ", id, ", has no usable format"));
       *more = s.Next();
       return absl::OkStatus();
     }
-    if (!mask_.Has(kind) || (kind == EventKind::kGeneric && stacks_.Is(s.raw()))) {
+    if (kind == EventKind::kGeneric && stacks_.Is(s.raw())) {
+      *more = s.Next();
+      return absl::OkStatus();
+    }
+    // Tasks are learned from every record that names one, wanted or not, so an event gets
+    // the same comm under every analysis (tk iolat's mask holds no sched_switch).
+    const bool wanted = mask_.Has(kind);
+    if (!wanted && !CommTable::Teaches(kind)) {
       *more = s.Next();
       return absl::OkStatus();
     }
@@ -140,7 +153,7 @@ class Merger {
     // The views Decode sets borrow the record, whose page the stream may replace when it
     // moves on: with stacks, the kernel_stack record after it is read first, so a copy of
     // the record is decoded.
-    const bool stacks = mask_.stacks() && stacks_.available();
+    const bool stacks = wanted && mask_.stacks() && stacks_.available();
     std::string_view raw = s.raw();
     if (stacks) raw = held_.assign(raw);
     if (!decoder_.Decode(raw, e)) {  // Classify checked it
@@ -157,6 +170,10 @@ class Merger {
       }
     }
     comms_.LearnFrom(e);
+    if (!wanted) {  // learned from only: no stacks were read ahead
+      *more = s.Next();
+      return absl::OkStatus();
+    }
     e.comm = comms_.Lookup(e.tid);
     absl::Status st = sink_.OnEvent(e);
     if (!stacks) *more = s.Next();
@@ -171,7 +188,7 @@ class Merger {
       if (s.trailing_missed() > 0) lost_[i] += s.trailing_missed();
       if (s.trailing_missed() < 0) lost_unknown_[i] = true;
       if (lost_[i] || lost_unknown_[i]) {
-        diag_.Note(absl::StrCat("lost events CPU ", s.cpu()),
+        diag_.NoteEach(Stat::kLostEvents, absl::StrCat(s.cpu()),
                    lost_[i] ? absl::StrCat("CPU ", s.cpu(), ": ", lost_[i],
                                            " events lost (ring buffer overrun)",
                                            lost_unknown_[i] ? " and more uncounted" : "")
@@ -179,7 +196,7 @@ class Merger {
                    lost_[i]);
       }
       for (uint64_t n = 0; n < s.bad_pages(); ++n) {
-        diag_.Malformed("corrupt ring-buffer pages", Diagnostics::Unit::kOffset,
+        diag_.Malformed(Stat::kCorruptPages, Diagnostics::Unit::kOffset,
                         s.first_bad_page_offset(), s.first_bad_page_problem());
       }
       if (!s.status().ok() && first_error.ok()) first_error = s.status();
@@ -237,12 +254,12 @@ class TraceDatParser final : public Parser {
     }
     for (const Buffer& b : (*f)->buffers) {
       if (&b != top) {
-        diag.Note("instances skipped",
+        diag.Note(Stat::kInstancesSkipped,
                   absl::StrCat("instance \"", b.name, "\" not read (tk reads the top buffer)"));
       }
     }
     if ((*f)->time_shift) {
-      diag.Note("time shift", "TIME_SHIFT (guest/host) timestamp correction not applied");
+      diag.Note(Stat::kTimeShiftIgnored, "TIME_SHIFT (guest/host) timestamp correction not applied");
     }
     // uname: "Linux vm 6.18.44 x86_64": the machine is its last word.
     std::string_view uname = (*f)->uname;

@@ -34,6 +34,33 @@ TEST(Cli, GarbageIsADataErrorWithOffset) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
+// A malformed line bumps its declared counter (core/stats.h), and tk info names it with its
+// value and description, in text and JSON, from a file and from stdin.
+TEST(Cli, InfoShowsTheCounterAMalformedLineBumps) {
+  const std::string in = SourcePath("tests/cli/malformed-lines.txt");
+  ASSERT_TRUE(FileExists(in));
+  for (bool from_stdin : {false, true}) {
+    RunResult text = from_stdin ? RunTk({"info", "-"}, in) : RunTk({"info", in});
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_NE(text.out.find("\ncounters:\n  malformed_lines  3  text lines that are no event"),
+              std::string::npos)
+        << text.out;
+    EXPECT_NE(text.err.find("3 malformed lines skipped (first at line 1)"), std::string::npos)
+        << text.err;
+    RunResult json = from_stdin ? RunTk({"info", "--json", "-"}, in) : RunTk({"info", "--json", in});
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    nlohmann::json c = nlohmann::json::parse(json.out)["counters"];
+    ASSERT_EQ(c.size(), 1u) << json.out;
+    EXPECT_EQ(c["malformed_lines"]["value"], 3);
+    EXPECT_EQ(c["malformed_lines"]["severity"], "error");
+    EXPECT_FALSE(c["malformed_lines"]["description"].get<std::string>().empty());
+  }
+  // A clean input fires no counter.
+  RunResult clean = RunTk({"info", "--json", SourcePath("testdata/fold/proc-g.txt")});
+  ASSERT_EQ(clean.exit_code, 0) << clean.err;
+  EXPECT_TRUE(nlohmann::json::parse(clean.out)["counters"].empty()) << clean.out;
+}
+
 // `tk fold --json` carries exactly the stacks and counts of the folded text.
 TEST(Cli, FoldJsonMatchesFoldedText) {
   std::string in = SourcePath("testdata/fold/proc-g.txt");

@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "core/diag.h"
@@ -173,13 +174,46 @@ TEST(Input, ReleaseBelowKeepsContentAndDropsResidentPages) {
 TEST(Diagnostics, ReportsFirstAndSummarises) {
   std::ostringstream err;
   Diagnostics d("f.txt", &err);
-  d.Malformed("malformed lines", Diagnostics::Unit::kLine, 17, "frame outside an event");
-  d.Malformed("malformed lines", Diagnostics::Unit::kLine, 20, "again");
+  d.Malformed(Stat::kMalformedLines, Diagnostics::Unit::kLine, 17, "frame outside an event");
+  d.Malformed(Stat::kMalformedLines, Diagnostics::Unit::kLine, 20, "again");
   d.PrintSummary();
   EXPECT_EQ(err.str(),
             "tk: f.txt: line 17: frame outside an event\n"
             "tk: f.txt: 2 malformed lines skipped (first at line 17)\n");
-  EXPECT_EQ(d.count("malformed lines"), 2u);
+  EXPECT_EQ(d.count(Stat::kMalformedLines), 2u);
+}
+
+// The declared counters (core/stats.h): one entry per enum value, in enum order, each with a
+// unique snake_case name, a unique summary noun and a description.
+TEST(Stats, EveryCounterIsDeclaredOnceWithADescription) {
+  std::set<std::string_view> names, nouns;
+  for (int i = 0; i < kNumStats; ++i) {
+    const StatInfo& s = kStats[i];
+    EXPECT_EQ(static_cast<int>(s.id), i) << s.name;
+    EXPECT_EQ(&Describe(s.id), &s);
+    EXPECT_TRUE(names.insert(s.name).second) << "duplicate name " << s.name;
+    EXPECT_TRUE(nouns.insert(s.noun).second) << "duplicate noun " << s.noun;
+    EXPECT_FALSE(s.description.empty()) << s.name;
+    EXPECT_FALSE(SeverityName(s.severity).empty()) << s.name;
+    for (char c : s.name) EXPECT_TRUE((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_') << s.name;
+  }
+}
+
+TEST(Diagnostics, NotesPrintOncePerCounterOrKey) {
+  std::ostringstream err;
+  Diagnostics d("f", &err);
+  d.Note(Stat::kOutOfOrder, "first");
+  d.Note(Stat::kOutOfOrder, "second", 4);
+  d.NoteEach(Stat::kLostEvents, "0", "CPU 0 lost", 2);
+  d.NoteEach(Stat::kLostEvents, "1", "CPU 1 lost", 3);
+  d.NoteEach(Stat::kLostEvents, "1", "CPU 1 again", 1);
+  d.Count(Stat::kDwarfNoUserRegs, 7);
+  EXPECT_EQ(err.str(), "tk: f: first\ntk: f: CPU 0 lost\ntk: f: CPU 1 lost\n");
+  EXPECT_EQ(d.count(Stat::kOutOfOrder), 5u);
+  EXPECT_EQ(d.count(Stat::kLostEvents), 6u);
+  EXPECT_EQ(d.count(Stat::kDwarfNoUserRegs), 7u);
+  EXPECT_EQ(d.total_malformed(), 0u);
+  EXPECT_EQ(d.notes(), (std::vector<Stat>{Stat::kOutOfOrder, Stat::kLostEvents}));
 }
 
 }  // namespace

@@ -209,10 +209,10 @@ TEST(Parser, WholeTraceFile) {
     EXPECT_EQ(sink.names[5], "power:cpu_idle");
     EXPECT_EQ(sink.kinds[5], EventKind::kGeneric);
     EXPECT_EQ(sink.names[6], "ftrace:function");
-    EXPECT_EQ(diag.count("malformed lines"), 1u);
-    EXPECT_EQ(diag.count("undecodable event texts"), 1u);
+    EXPECT_EQ(diag.count(Stat::kMalformedLines), 1u);
+    EXPECT_EQ(diag.count(Stat::kUndecodableEventTexts), 1u);
     // 715.926000 < 715.926220: one line out of order.
-    EXPECT_EQ(diag.count("out-of-order lines"), 1u);
+    EXPECT_EQ(diag.count(Stat::kOutOfOrder), 1u);
     EXPECT_NE(err.str().find("line 10: not an ftrace event line"), std::string::npos) << err.str();
   }
 }
@@ -245,7 +245,7 @@ TEST(Parser, MaskSkipsDecoding) {
   ASSERT_EQ(sink.names.size(), 1u);
   EXPECT_EQ(sink.names[0], "sched:sched_wakeup");
   // The broken sched_switch was not wanted, so not decoded, so not counted.
-  EXPECT_EQ(diag.count("undecodable event texts"), 0u);
+  EXPECT_EQ(diag.count(Stat::kUndecodableEventTexts), 0u);
 }
 
 TEST(Parser, TraceCmdReport) {
@@ -289,7 +289,7 @@ TEST(Parser, RecordedFixturesParseCleanly) {
     Collect sink;
     ASSERT_TRUE(NewFtraceTextParser({})->Parse(**in, sink, diag).ok()) << rel;
     EXPECT_EQ(diag.total_malformed(), 0u) << rel << ": " << err.str();
-    EXPECT_EQ(diag.count("out-of-order lines"), 0u) << rel;
+    EXPECT_EQ(diag.count(Stat::kOutOfOrder), 0u) << rel;
     EXPECT_GT(sink.names.size(), 1000u) << rel;
     for (size_t i = 0; i < sink.kinds.size(); ++i) {
       if (sink.names[i] == "sched:sched_switch" || sink.names[i] == "block:block_rq_issue") {

@@ -392,3 +392,38 @@ TEST(Corpus, PerfScript38AllTyped) {
 
 }  // namespace
 }  // namespace tk::parsers::tp_text
+
+namespace tk::parsers::tp_text {
+namespace {
+
+// One table of kernel events (core/kernel_events.h): the text decoder knows every entry by
+// its full and its bare name, with the entry's kind; every block stage is named by it.
+TEST(KernelEvents, TheTextDecoderGoesByTheCoreTable) {
+  for (const KernelEvent& k : KernelEvents()) {
+    std::string full(k.name), bare = full.substr(full.find(':') + 1);
+    if (k.prefix) {
+      full += "read";
+      bare += "read";
+    }
+    EXPECT_EQ(TracepointTextDecoder::KindOf(full), k.kind) << full;
+    EXPECT_EQ(TracepointTextDecoder::KindOf(bare), k.kind) << bare;
+    EXPECT_EQ(FindKernelEvent(full), &k) << full;
+    TracepointTextDecoder d;
+    EXPECT_EQ(d.FullName(bare), full) << bare;
+  }
+  for (int s = 0; s <= static_cast<int>(BlockStage::kDirtyBuffer); ++s) {
+    std::string name = "block:" + std::string(BlockStageName(static_cast<BlockStage>(s)));
+    const KernelEvent* k = FindKernelEvent(name);
+    ASSERT_NE(k, nullptr) << name;
+    EXPECT_EQ(k->kind, EventKind::kBlockRq);
+    EXPECT_EQ(k->variant, s) << name;
+  }
+  // A family is asked for by its kind alone, without every generic event.
+  TracepointTextDecoder d;
+  d.SetWanted(EventMask().Add(EventKind::kIrq));
+  EXPECT_EQ(d.Kind("irq_handler_entry"), EventKind::kIrq);
+  EXPECT_EQ(d.Kind("softirq_entry"), EventKind::kGeneric);
+}
+
+}  // namespace
+}  // namespace tk::parsers::tp_text
