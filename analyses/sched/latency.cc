@@ -187,7 +187,12 @@ int Compare(LatencySortKey k, const LatencyRow& a, const LatencyRow& b) {
 
 }  // namespace
 
-LatencyReport LatencyAnalysis::Report() {
+absl::Status LatencyAnalysis::Finish() {
+  report_ = BuildReport();
+  return absl::OkStatus();
+}
+
+LatencyReport LatencyAnalysis::BuildReport() {
   // perf walks its per-thread tree in descending tid order and merges into a tree keyed by
   // comm; rows then keep that order (comm descending, or tid descending with -p) among equal
   // sort keys. The first thread merged (the highest tid) names the row; a later one's max

@@ -112,8 +112,9 @@ class LatencyAnalysis final : public EventSink {
   explicit LatencyAnalysis(LatencyOptions opts);
   EventMask wants() const override;
   absl::Status OnEvent(const Event& e) override;
-  // The table; call after the parse finished.
-  LatencyReport Report();
+  // Builds the report (analyses/common/report.h).
+  absl::Status Finish() override;
+  const LatencyReport& report() const { return report_; }
 
  private:
   enum class AtomState : uint8_t { kSleeping, kWaitCpu, kSchedIn, kIgnore };
@@ -135,6 +136,7 @@ class LatencyAnalysis final : public EventSink {
   void OnMigrate(const Event& e, const SchedMigrate& m);
   // Counts the shown threads whose delays differ from the shadow's (perf 6.1's rules).
   void ComparePerf61(LatencyReport* rep) const;
+  LatencyReport BuildReport();
 
   LatencyOptions opts_;
   Filter filter_;
@@ -147,15 +149,16 @@ class LatencyAnalysis final : public EventSink {
   // Without --compat: the same events under perf 6.1's rules, for the stderr note.
   std::unique_ptr<LatencyAnalysis> perf61_shadow_;
   LatencyInfo info_;
+  LatencyReport report_;
 };
 
 // perf sched latency's table: header, rows, TOTAL, INFO lines.
-void WriteLatencyText(const LatencyReport& r, std::ostream& out);
+void WriteText(const LatencyReport& r, std::ostream& out);
 // The stderr note when tk's default rules changed the numbers against perf 6.1's; "" when
 // they did not (or with --compat).
 std::string LatencyPerf61Note(const LatencyReport& r);
 // {"tasks": [...], "total": {...}, "info": {...}}
-void WriteLatencyJson(const LatencyReport& r, std::ostream& out);
+void WriteJson(const LatencyReport& r, std::ostream& out);
 
 }  // namespace tk::sched
 

@@ -38,7 +38,8 @@ TimehistAnalysis::TimehistAnalysis(TimehistOptions opts, std::ostream& out)
   if (opts_.summary_only) opts_.with_summary = true;
   tasks_.set_record_names_only(opts_.perf61);
   if (opts_.nr_cpus > 0) visual_max_cpu_ = opts_.nr_cpus;
-  if (!opts_.summary_only && !opts_.json) Header();
+  header_cpus_ = visual_max_cpu_ + 1;
+  header_pending_ = !opts_.summary_only && !opts_.json;
 }
 
 EventMask TimehistAnalysis::wants() const {
@@ -91,28 +92,39 @@ TimehistAnalysis::Runtime& TimehistAnalysis::IdleRuntime(int32_t cpu) {
   return idle_[cpu];
 }
 
-void TimehistAnalysis::Header() {
+std::string& TimehistAnalysis::Rows() {
+  if (header_pending_) {
+    header_pending_ = false;
+    AppendHeader();
+  }
+  return buf_;
+}
+
+// perf prints the header before it reads the first event: with its initial comm column (30)
+// and the recording's CPU count, whatever the rows widen later.
+void TimehistAnalysis::AppendHeader() {
   std::string& s = buf_;
-  const int ncpus = visual_max_cpu_ + 1;
+  const int ncpus = header_cpus_;
+  const int comm_width = kCommWidth;
   AppendF(&s, "%15s %6s ", "time", "cpu");
   if (opts_.cpu_visual) {
     s += ' ';
     for (int i = 0; i < ncpus; ++i) s += "0123456789abcdef"[i % 16];
     s += ' ';
   }
-  AppendF(&s, " %-*s", comm_width_, "task name");
+  AppendF(&s, " %-*s", comm_width, "task name");
   AppendF(&s, "  %9s  %9s  %9s", "wait time", "sch delay", "run time");
   if (opts_.show_state) AppendF(&s, "  %s", "state");
   s += "\n";
   AppendF(&s, "%15s %-6s ", "", "");
   if (opts_.cpu_visual) AppendF(&s, " %*s ", ncpus, "");
-  AppendF(&s, " %-*s", comm_width_, "[tid/pid]");
+  AppendF(&s, " %-*s", comm_width, "[tid/pid]");
   AppendF(&s, "  %9s  %9s  %9s", "(msec)", "(msec)", "(msec)");
   if (opts_.show_state) AppendF(&s, "  %5s", "");  // perf 6.1 pads the units row
   s += "\n";
   AppendF(&s, "%.15s %.6s ", std::string(15, '-').c_str(), std::string(6, '-').c_str());
   if (opts_.cpu_visual) s += " " + std::string(ncpus, '-') + " ";
-  AppendF(&s, " %s", std::string(comm_width_, '-').c_str());
+  AppendF(&s, " %s", std::string(comm_width, '-').c_str());
   AppendF(&s, "  %.9s  %.9s  %.9s", "---------", "---------", "---------");
   if (opts_.show_state) AppendF(&s, "  %.5s", "-----");
   s += "\n";
@@ -173,7 +185,7 @@ char Perf61Letter(const TaskState& st) {
 void TimehistAnalysis::PrintRow(const Event& e, const SchedSwitch& s, const Runtime& r,
                                 const std::string& comm, int64_t t, char state, bool idle) {
   if (!CpuWanted(e.cpu)) return;
-  std::string& b = buf_;
+  std::string& b = Rows();
   if (opts_.json) {
     b += "{\"type\":\"switch\",\"ts_ns\":";
     b += std::to_string(t);
@@ -307,7 +319,7 @@ void TimehistAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
     return;
   int32_t waker = std::max(e.tid, 0);
   if (Filtered(waker) && Filtered(w.pid)) return;
-  std::string& b = buf_;
+  std::string& b = Rows();
   if (opts_.json) {
     b += "{\"type\":\"wakeup\",\"ts_ns\":" + std::to_string(e.ts_ns);
     AppendF(&b, ",\"cpu\":%d,\"waker\":", e.cpu);
@@ -332,7 +344,7 @@ void TimehistAnalysis::OnMigrate(const Event& e, const SchedMigrate& m) {
   if (opts_.summary_only || opts_.idle_hist) return;
   int32_t mover = std::max(e.tid, 0);
   if (Filtered(mover) && Filtered(m.pid)) return;
-  std::string& b = buf_;
+  std::string& b = Rows();
   if (opts_.json) {
     b += "{\"type\":\"migrate\",\"ts_ns\":" + std::to_string(e.ts_ns);
     AppendF(&b, ",\"cpu\":%d,\"task\":", e.cpu);
@@ -368,11 +380,11 @@ absl::Status TimehistAnalysis::OnEvent(const Event& e) {
       const auto& l = std::get<Lost>(e.body);
       if (l.kind != Lost::Kind::kLost && l.kind != Lost::Kind::kOverrun) break;  // as perf
       if (opts_.json) {
-        AppendF(&buf_, "{\"type\":\"lost\",\"ts_ns\":%lld,\"cpu\":%d,\"count\":%lu}\n",
+        AppendF(&Rows(), "{\"type\":\"lost\",\"ts_ns\":%lld,\"cpu\":%d,\"count\":%lu}\n",
                 static_cast<long long>(e.ts_ns), e.cpu, static_cast<unsigned long>(l.count));
         break;
       }
-      AppendF(&buf_, "%15s lost %lu events on cpu %d\n", UsecTimestamp(e.ts_ns).c_str(),
+      AppendF(&Rows(), "%15s lost %lu events on cpu %d\n", UsecTimestamp(e.ts_ns).c_str(),
               static_cast<unsigned long>(l.count), e.cpu);
       break;
     }
@@ -391,13 +403,17 @@ std::string TimehistAnalysis::Perf61Note() const {
 }
 
 absl::Status TimehistAnalysis::Finish() {
+  Rows();  // the header even when no row came
   if (opts_.with_summary) {
     if (opts_.json) JsonSummary();
     else PrintSummary();
   }
+  return absl::OkStatus();
+}
+
+void TimehistAnalysis::WriteRest() {
   out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
   buf_.clear();
-  return absl::OkStatus();
 }
 
 }  // namespace tk::sched

@@ -67,13 +67,17 @@ struct TimehistOptions {
   bool perf61 = false;
 };
 
-// Streaming: rows are written to `out` as switch events arrive, the summary at Finish().
+// Streaming (analyses/common/report.h): rows are written to `out` as switch events arrive,
+// the header with the first row; Finish() builds the summary and WriteRest() writes it.
 class TimehistAnalysis final : public EventSink {
  public:
   TimehistAnalysis(TimehistOptions opts, std::ostream& out);
   EventMask wants() const override;
   absl::Status OnEvent(const Event& e) override;
   absl::Status Finish() override;
+  // After Finish(), once the pipeline succeeded: what is not written yet (the last rows, the
+  // header when no row came, the summary).
+  void WriteRest();
   // The stderr note when tk's default rules (sch delay counted from an R/R+ switch-out,
   // R+ = preempted) changed rows against perf 6.1's; "" when not (or with --compat).
   std::string Perf61Note() const;
@@ -103,7 +107,10 @@ class TimehistAnalysis final : public EventSink {
   bool CpuWanted(int32_t cpu) const;
   std::string CommStr(int32_t tid, bool idle);  // "comm[tid/pid]" and widens the column
   Runtime& IdleRuntime(int32_t cpu);
-  void Header();
+  static constexpr int kCommWidth = 30;  // perf's initial comm column
+  // The buffer rows go to, after the header when it is not written yet.
+  std::string& Rows();
+  void AppendHeader();
   // -V: " " + one character per CPU column + " " ('c' on this CPU, blanks elsewhere).
   void AppendVisual(int32_t cpu, char c, const char* pad);
   // -I: charges the idle period that just ended to the task that went idle.
@@ -127,7 +134,9 @@ class TimehistAnalysis final : public EventSink {
   std::vector<int64_t> last_switch_;     // per CPU, 0 = none yet
   Filter filter_;
   int64_t start_ns_ = 0, end_ns_ = 0;  // the --time window, 0 = open
-  int comm_width_ = 30;
+  int comm_width_ = kCommWidth;
+  int header_cpus_ = 0;  // -V: the header's CPU columns (the recording's count, as perf)
+  bool header_pending_ = false;
   int32_t max_cpu_ = -1;
   int32_t visual_max_cpu_ = 4;  // -V: perf's sched->max_cpu (the recording's CPU count)
   uint64_t skipped_samples_ = 0;
