@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "core/diag.h"
 
 extern "C" {
 #include <traceevent/event-parse.h>
@@ -148,10 +149,6 @@ std::string WithoutPrintFormat(std::string_view text) {
 }
 
 }  // namespace
-
-absl::Status ErrorAt(uint64_t offset, std::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat("offset ", offset, ": ", AV(what)));
-}
 
 TraceEvents::TraceEvents(bool big_endian, int long_size, uint32_t page_size)
     : tep_(tep_alloc()), big_endian_(big_endian), page_size_(page_size) {

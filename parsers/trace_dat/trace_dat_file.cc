@@ -7,12 +7,12 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "core/diag.h"
 #include "parsers/trace_dat/zstd_block.h"
 
 namespace tk::parsers::trace_dat {
 namespace {
 
-using tep::ErrorAt;
 
 constexpr std::string_view kMagic("\x17\x08\x44tracing", 10);
 constexpr int kMaxOptionSections = 1024;  // DONE chains longer than this are loops
