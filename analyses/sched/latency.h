@@ -62,7 +62,7 @@ struct LatencyOptions {
   // raw prev_state, so a preempted task, R+ = TASK_REPORT_MAX, is not seen as runnable and
   // its wait is not counted), name threads only from Comm records (perf's ":TID" for the
   // others) and title the count column " Switches ". Default off: R+ is R
-  // (perf 6.7+, SEMANTICS.md).
+  // (perf 6.7+, docs/sched.md).
   bool perf61 = false;
   // --time/--cpu: only delays whose switch-in (and runtime whose sched_stat_runtime) falls
   // in the window and on these CPUs; --pid/--tid/--comm: only rows of these threads (the

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "analyses/sched/perf_format.h"
+#include "analyses/sched/timehist_rules.h"
 #include "core/absl_compat.h"
 #include "core/timestamp.h"
 
@@ -29,14 +30,14 @@ double TimehistAnalysis::Stats::RelStddev() const {
 }
 
 TimehistAnalysis::TimehistAnalysis(TimehistOptions opts, std::ostream& out)
-    : opts_(std::move(opts)), out_(out) {
+    : opts_(std::move(opts)), rules_(opts_.perf61), out_(out) {
   filter_ = Filter(opts_.filter);
   if (!opts_.filter.time.empty()) {
     start_ns_ = opts_.filter.time.front().start_ns;
     end_ns_ = opts_.filter.time.front().end_ns;
   }
   if (opts_.summary_only) opts_.with_summary = true;
-  tasks_.set_record_names_only(opts_.perf61);
+  rules_.Configure(tasks_);
   if (opts_.nr_cpus > 0) visual_max_cpu_ = opts_.nr_cpus;
   header_cpus_ = visual_max_cpu_ + 1;
   header_pending_ = !opts_.summary_only && !opts_.json;
@@ -164,22 +165,6 @@ bool UpdateRuntime(TimehistAnalysis::Runtime& r, int64_t t, int64_t tprev) {
   return delay61 != r.dt_delay;
 }
 
-// perf 6.1's task_state_char: "RSDTtZXxKWP"[ffs(raw)] with the raw TASK_REPORT bits of 4.14+
-// kernels (S 1, D 2, T 4, t 8, X 0x10, Z 0x20, P 0x40, I 0x80, R+ 0x100).
-char Perf61Letter(const TaskState& st) {
-  if (st.bits == 0) return st.preempted ? 'W' : 'R';
-  static constexpr struct {
-    uint16_t bit;
-    char c;
-  } kMap[] = {{TaskState::kS, 'S'}, {TaskState::kD, 'D'}, {TaskState::kT, 'T'},
-              {TaskState::kt, 't'}, {TaskState::kX, 'Z'}, {TaskState::kZ, 'X'},
-              {TaskState::kP, 'x'}, {TaskState::kI, 'K'}, {TaskState::kK, 'K'},
-              {TaskState::kW, 'W'}};
-  for (const auto& m : kMap)
-    if (st.bits & m.bit) return m.c;
-  return '?';
-}
-
 }  // namespace
 
 void TimehistAnalysis::PrintRow(const Event& e, const SchedSwitch& s, const Runtime& r,
@@ -225,61 +210,40 @@ void TimehistAnalysis::PrintRow(const Event& e, const SchedSwitch& s, const Runt
   FlushIfBig(&buf_, out_);
 }
 
+bool TimehistAnalysis::ClipToWindow(int64_t* t, int64_t* tprev) const {
+  // Rows inside the window only; the first run is cut at the window's start, the last at its
+  // end; a task whose sched-in was not seen is left out at the end.
+  if (start_ns_ && start_ns_ > *t) return false;
+  if (*tprev && start_ns_ > *tprev) *tprev = start_ns_;
+  if (end_ns_) {
+    if (!*tprev || *tprev > end_ns_) return false;
+    if (*t > end_ns_) *t = end_ns_;
+  }
+  return true;
+}
+
 void TimehistAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
   if (!ValidCpu(e.cpu) && e.cpu != -1) return;  // corrupt CPU number
   const int32_t cpu = std::max(e.cpu, 0);
   max_cpu_ = std::max(max_cpu_, cpu);
   if (static_cast<size_t>(cpu) >= last_switch_.size()) last_switch_.resize(cpu + 1, 0);
   const bool idle = s.prev_pid == 0;
-  const char state = opts_.perf61 ? Perf61Letter(s.prev_state) : s.prev_state.Letter();
-  int64_t t = e.ts_ns;
-  Runtime* tr = nullptr;
-  // perf charges the row to the sample's thread, not prev_pid: they differ when perf could
-  // not name an exiting task (":-1 -1" in perf script). Only --compat perf-6.1 copies that.
-  int32_t tid = s.prev_pid;
-  if (opts_.perf61 && !idle && e.tid != s.prev_pid) {
-    tid = e.tid != 0 ? e.tid : e.pid;
-    TaskInfo& t = tasks_.Get(tid);
-    if (t.pid < 0 && e.pid >= 0) t.pid = e.pid;  // perf's thread (pid 5593, tid -1)
-  }
+  const char state = rules_.StateLetter(s.prev_state);
+  const int32_t tid = rules_.RowThread(e, s, tasks_);
   // -I: perf names the CPU's last thread before it filters; only switches with idle on
   // one side count.
   if (opts_.idle_hist && !idle) IdleRuntime(cpu).last_thread = tid;
   bool skipped = Filtered(tid);
   if (opts_.idle_hist && s.prev_pid != 0 && s.next_pid != 0) skipped = true;
+  int64_t t = e.ts_ns;
+  Runtime* tr = nullptr;
   if (!skipped) {
     tr = idle ? &IdleRuntime(cpu) : &runtime_[tid];
     int64_t tprev = last_switch_[cpu];
-    bool skip = false;
-    // A window: rows inside it only; the first run is cut at the window's start, the last
-    // at its end; a task whose sched-in was not seen is left out at the end.
-    if (start_ns_ && start_ns_ > t) {
-      skip = true;
-    } else {
-      if (tprev && start_ns_ > tprev) tprev = start_ns_;
-      if (end_ns_) {
-        if (!tprev || tprev > end_ns_) skip = true;
-        else if (t > end_ns_) t = end_ns_;
-      }
-    }
-    if (!skip && opts_.idle_hist) {
-      if (idle) {
-        if (CpuWanted(cpu)) UpdateRuntime(*tr, t, tprev);
-        if (tr->last_thread < 0) skip = true;  // perf prints no row then
-        else ChargeIdle(*tr, t, tprev);
-      }
-      if (!skip && !opts_.summary_only) PrintRow(e, s, *tr, CommStr(tid, idle), t, state, idle);
-      skip = true;
-    }
-    if (!skip) {
-      if (CpuWanted(cpu)) {
-        bool differs = UpdateRuntime(*tr, t, tprev);
-        // With --state (or its summary split), R+ is preemption here, sleep ('W') in 6.1.
-        if (opts_.show_state && !idle && Perf61Letter(s.prev_state) != state) differs = true;
-        ++rows_;
-        perf61_rows_differ_ += differs && !opts_.perf61;
-      }
-      if (!opts_.summary_only) PrintRow(e, s, *tr, CommStr(tid, idle), t, state, idle);
+    if (ClipToWindow(&t, &tprev)) {
+      Switch sw{e, s, *tr, cpu, tid, t, tprev, state, idle};
+      if (opts_.idle_hist) IdleHistSwitch(sw);
+      else CountSwitch(sw);
     }
   }
   if (hist_start_ == 0 && t >= start_ns_) hist_start_ = t;
@@ -287,10 +251,32 @@ void TimehistAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
   if (tr) {
     tr->last_time = e.ts_ns;
     tr->last_state = state;
-    tr->ready_to_run = state == 'R' && !opts_.perf61 ? t : 0;
+    tr->ready_to_run = rules_.ReadyAtSwitchOut(state) ? t : 0;
     tr->ready_to_run61 = 0;
   }
   last_switch_[cpu] = e.ts_ns;
+}
+
+// -I: only the idle periods count (charged to the task that went idle), and a row is shown
+// for each switch with idle on one side.
+void TimehistAnalysis::IdleHistSwitch(const Switch& w) {
+  if (w.idle) {
+    if (CpuWanted(w.cpu)) UpdateRuntime(w.r, w.t, w.tprev);
+    if (w.r.last_thread < 0) return;  // perf prints no row then
+    ChargeIdle(w.r, w.t, w.tprev);
+  }
+  if (!opts_.summary_only) PrintRow(w.e, w.s, w.r, CommStr(w.tid, w.idle), w.t, w.state, w.idle);
+}
+
+void TimehistAnalysis::CountSwitch(const Switch& w) {
+  if (CpuWanted(w.cpu)) {
+    bool differs = UpdateRuntime(w.r, w.t, w.tprev);
+    // With --state (or its summary split), R+ is preemption here, sleep ('W') in 6.1.
+    if (opts_.show_state && !w.idle && Perf61Letter(w.s.prev_state) != w.state) differs = true;
+    ++rows_;
+    perf61_rows_differ_ += differs && !rules_.perf61();
+  }
+  if (!opts_.summary_only) PrintRow(w.e, w.s, w.r, CommStr(w.tid, w.idle), w.t, w.state, w.idle);
 }
 
 void TimehistAnalysis::ChargeIdle(Runtime& idle, int64_t t, int64_t tprev) {
@@ -305,12 +291,7 @@ void TimehistAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
   if (w.kind == SchedWakeup::Kind::kWaking) seen_waking_ = true;
   if (w.kind == SchedWakeup::Kind::kWakeup && seen_waking_) return;
   if (w.pid <= 0) return;
-  if (opts_.perf61) {
-    // perf looks the wakee up as (pid 0, tid): a thread it knew no process of gets pid 0
-    // and prints as a bare comm from then on.
-    TaskInfo& t = tasks_.Get(w.pid);
-    if (t.pid < 0) t.pid = 0;
-  }
+  rules_.OnWakee(w.pid, tasks_);
   Runtime& tr = runtime_[w.pid];
   if (tr.ready_to_run == 0) tr.ready_to_run = e.ts_ns;
   if (tr.ready_to_run61 == 0) tr.ready_to_run61 = e.ts_ns;
@@ -395,7 +376,7 @@ absl::Status TimehistAnalysis::OnEvent(const Event& e) {
 }
 
 std::string TimehistAnalysis::Perf61Note() const {
-  if (opts_.perf61 || perf61_rows_differ_ == 0) return "";
+  if (rules_.perf61() || perf61_rows_differ_ == 0) return "";
   return absl::StrCat("sched timehist: ", perf61_rows_differ_, " of ", rows_,
                       " rows follow current perf (sch delay counted from an R/R+ switch-out",
                       opts_.show_state ? ", R+ = preempted" : "",

@@ -16,7 +16,7 @@
 // pid 0 is the per-CPU <idle> task. If the input has sched_waking, sched_wakeup is ignored.
 //
 // perf 6.1 (Debian 12) resets ready_to_run at every switch-out, so it prints a 0 sch delay
-// after an R switch-out; perf 6.12+ and tk count the wait from the switch-out (SEMANTICS.md).
+// after an R switch-out; perf 6.12+ and tk count the wait from the switch-out (docs/sched.md).
 #ifndef TK_ANALYSES_SCHED_TIMEHIST_H_
 #define TK_ANALYSES_SCHED_TIMEHIST_H_
 
@@ -30,6 +30,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "analyses/sched/task_table.h"
+#include "analyses/sched/timehist_rules.h"
 #include "core/filter.h"
 #include "core/sink.h"
 
@@ -115,17 +116,36 @@ class TimehistAnalysis final : public EventSink {
   void AppendVisual(int32_t cpu, char c, const char* pad);
   // -I: charges the idle period that just ended to the task that went idle.
   void ChargeIdle(Runtime& idle, int64_t t, int64_t tprev);
+  // A switch-out row's facts: the run of `tid` (charged to `r`) from tprev to t, clipped to
+  // the window.
+  struct Switch {
+    const Event& e;
+    const SchedSwitch& s;
+    Runtime& r;
+    int32_t cpu, tid;
+    int64_t t, tprev;
+    char state;
+    bool idle;
+  };
+  // --time: clips a run to the window; false when it lies outside.
+  bool ClipToWindow(int64_t* t, int64_t* tprev) const;
   void OnSwitch(const Event& e, const SchedSwitch& s);
+  void IdleHistSwitch(const Switch& w);
+  void CountSwitch(const Switch& w);
   void OnWakeup(const Event& e, const SchedWakeup& w);
   void OnMigrate(const Event& e, const SchedMigrate& m);
   void PrintRow(const Event& e, const SchedSwitch& s, const Runtime& r, const std::string& comm,
                 int64_t t, char state, bool idle);
+  // The tasks the summary lists, by tid: run at least once, not idle, wanted by the task
+  // filter (silently, as perf's thread__is_filtered).
+  std::vector<int32_t> SummaryTasks();
   void PrintSummary();
   void JsonSummary();
   void PrintThreadSummary(int32_t tid, const Runtime& r, uint64_t* tasks, uint64_t* switches,
                           uint64_t* run);
 
   TimehistOptions opts_;
+  TimehistRules rules_;
   std::ostream& out_;
   std::string buf_;
   TaskTable tasks_;

@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "parsers/symbolize/symbol_table.h"
@@ -26,6 +27,16 @@ struct KernelSymbols {
 };
 
 absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path);
+
+// One line of a kallsyms file, "ffffffff81000000 T _text": the address (1 to 16 hex digits),
+// one space, the type letter, one space, the name (with "\t[module]" for a module's symbol;
+// may be empty). nullopt for a line of another shape.
+struct KallsymsLine {
+  uint64_t addr = 0;
+  char type = 0;
+  std::string_view name;
+};
+std::optional<KallsymsLine> ParseKallsymsLine(std::string_view line);
 
 }  // namespace tk::parsers::symbolize
 

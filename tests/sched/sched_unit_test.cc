@@ -1,5 +1,5 @@
 // The sched state machines on synthesized event sequences, numbers worked out by hand from
-// perf's rules (SEMANTICS.md §2).
+// perf's rules (docs/sched.md).
 #include <random>
 #include <sstream>
 
