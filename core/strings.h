@@ -53,6 +53,17 @@ inline std::string_view NextWord(std::string_view s, std::string_view* rest) {
   return s.substr(i, j - i);
 }
 
+// Splits `*rest` at its first character of `delims`: returns what comes before it and leaves
+// what follows in `*rest` (empty after the last piece). A loop over the pieces:
+//   for (std::string_view rest = text; !rest.empty();) { std::string_view line =
+//   NextPiece(&rest, "\n"); ... }   (a final delimiter gives no empty last piece)
+inline std::string_view NextPiece(std::string_view* rest, std::string_view delims) {
+  size_t at = rest->find_first_of(delims);
+  std::string_view piece = rest->substr(0, at);
+  *rest = at == std::string_view::npos ? std::string_view() : rest->substr(at + 1);
+  return piece;
+}
+
 // A decimal integer that is the whole of `s`: digits, after a '-' for a signed T; no blanks,
 // no '+', at most `max`, no overflow ("007" is 7). On failure `*out` is unchanged.
 template <typename T>

@@ -7,17 +7,14 @@
 #include "absl/strings/str_cat.h"
 #include "analyses/sched/perf_format.h"
 #include "core/absl_compat.h"
+#include "core/strings.h"
 
 namespace tk::sched {
 
 absl::StatusOr<std::vector<LatencySortKey>> ParseLatencySort(std::string_view s) {
   std::vector<LatencySortKey> keys;
-  size_t i = 0;
-  while (i < s.size()) {
-    size_t j = s.find_first_of(", ", i);
-    if (j == std::string_view::npos) j = s.size();
-    std::string_view tok = s.substr(i, j - i);
-    i = j + 1;
+  for (std::string_view rest = s; !rest.empty();) {
+    std::string_view tok = NextPiece(&rest, ", ");
     if (tok.empty()) continue;
     if (tok == "pid") keys.push_back(LatencySortKey::kPid);
     else if (tok == "avg") keys.push_back(LatencySortKey::kAvg);

@@ -69,6 +69,12 @@ TEST(Strings, IntegersAndTrim) {
   std::string_view rest;
   EXPECT_EQ(NextWord("  ab cd", &rest), "ab");
   EXPECT_EQ(rest, " cd");
+  std::string_view pieces = "a,,b c,";
+  EXPECT_EQ(NextPiece(&pieces, ", "), "a");
+  EXPECT_EQ(NextPiece(&pieces, ", "), "");
+  EXPECT_EQ(NextPiece(&pieces, ", "), "b");
+  EXPECT_EQ(NextPiece(&pieces, ", "), "c");
+  EXPECT_TRUE(pieces.empty());  // no empty piece after the final delimiter
 }
 
 TEST(Rwbs, RoundTripsKernelStrings) {
