@@ -66,7 +66,8 @@ void SplitModules(SymbolTable& all, KernelSymbols* ks) {
     size_t tab = s.name.rfind('\t');
     if (tab == std::string_view::npos) continue;
     std::string_view mod = s.name.substr(tab + 1);
-    if (mod.size() >= 2 && mod.front() == '[' && mod.back() == ']') mod = mod.substr(1, mod.size() - 2);
+    if (mod.size() >= 2 && mod.front() == '[' && mod.back() == ']')
+      mod = mod.substr(1, mod.size() - 2);
     auto it = ks->modules.find(mod);
     if (it == ks->modules.end()) it = ks->modules.emplace(std::string(mod), SymbolTable()).first;
     it->second.AddView(s.start, s.end - s.start, s.name.substr(0, tab), s.binding, false);
@@ -105,7 +106,8 @@ absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path) {
   while (p < end) {
     const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
     if (!nl) nl = end;
-    std::optional<KallsymsLine> l = ParseKallsymsLine(std::string_view(p, static_cast<size_t>(nl - p)));
+    std::optional<KallsymsLine> l =
+        ParseKallsymsLine(std::string_view(p, static_cast<size_t>(nl - p)));
     p = nl + 1;
     if (!l) continue;
     if ((l->type == 'T' || l->type == 't') && (l->name == "_text" || l->name == "_stext")) {

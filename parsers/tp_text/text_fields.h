@@ -1,4 +1,5 @@
-// Small pure helpers for reading tracepoint text: a cursor over "key=value" texts whose string values may hold spaces.
+// Small pure helpers for reading tracepoint text: a cursor over "key=value" texts whose
+// string values may hold spaces.
 //
 // Kernel print formats are "k1=v1 k2=v2 ..." where a %s value is a comm that may contain
 // spaces, brackets, '=' and ':' ("prev_comm=kworker/u4:2 H prev_pid=7", "comm=Web Content
