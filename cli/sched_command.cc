@@ -150,8 +150,8 @@ int RunTimehist(const std::string& path, TimehistFlags& f, FilterOptions filter)
   }
   sched::TimehistAnalysis a(o, std::cout);
   if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;
+  a.WriteRest();  // the table first, then the note about it
   if (std::string note = a.Perf61Note(); !note.empty()) std::cerr << "tk: " << note << "\n";
-  a.WriteRest();
   return FinishOutput(std::cout);
 }
 
