@@ -48,9 +48,9 @@ void BM_IolatTraceDat(benchmark::State& state) {
     std::ostream out(&buf);
     std::ostringstream diag_out;
     tk::Diagnostics diag(path, &diag_out);
-    tk::iolat::Options opts;
+    tk::iolat::WriteSyncOptions opts;
     opts.input_name = path;
-    tk::iolat::IolatAnalysis a(opts, &out);
+    tk::iolat::WriteSyncAnalysis a(opts);
     tk::ParseOptions popts;
     popts.use_buildid_cache = false;
     popts.use_host_kallsyms = false;
@@ -59,7 +59,9 @@ void BM_IolatTraceDat(benchmark::State& state) {
       state.SkipWithError(std::string(st.message()).c_str());
       return;
     }
-    events = a.results().block_events + a.results().switch_events + a.results().wakeup_events;
+    tk::iolat::WriteText(a.report(), out);
+    const tk::iolat::InputCounts& n = a.input_counts();
+    events = n.block_events + n.switch_events + n.wakeup_events;
   }
   state.SetBytesProcessed(state.iterations() * std::filesystem::file_size(path));
   state.SetItemsProcessed(state.iterations() * events);
@@ -119,9 +121,10 @@ void BM_IolatAnalysisOnly(benchmark::State& state) {
   for (auto _ : state) {
     tk::bench::NullBuf buf;
     std::ostream out(&buf);
-    tk::iolat::IolatAnalysis a(tk::iolat::Options{}, &out);
+    tk::iolat::WriteSyncAnalysis a(tk::iolat::WriteSyncOptions{});
     for (const tk::Event& e : ev) benchmark::DoNotOptimize(a.OnEvent(e));
     benchmark::DoNotOptimize(a.Finish());
+    tk::iolat::WriteText(a.report(), out);
   }
   state.SetItemsProcessed(state.iterations() * ev.size());
 }

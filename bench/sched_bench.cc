@@ -92,10 +92,10 @@ void BM_SchedLatencyPerfData(benchmark::State& state) {
   for (auto _ : state) {
     tk::sched::LatencyAnalysis a({});
     if (!Run(state, PerfDataPath(), a)) return;
-    tk::sched::LatencyReport r = a.Report();
+    tk::sched::LatencyReport r = a.report();
     tk::bench::NullBuf nb;
     std::ostream out(&nb);
-    tk::sched::WriteLatencyText(r, out);
+    tk::sched::WriteText(r, out);
     events = static_cast<int64_t>(r.info.nr_events);
   }
   state.SetBytesProcessed(state.iterations() * FileSize(PerfDataPath()));
@@ -109,6 +109,7 @@ void BM_SchedTimehistPerfData(benchmark::State& state) {
     std::ostream out(&nb);
     tk::sched::TimehistAnalysis a({}, out);
     if (!Run(state, PerfDataPath(), a)) return;
+    a.WriteRest();
   }
   state.SetBytesProcessed(state.iterations() * FileSize(PerfDataPath()));
 }
@@ -119,7 +120,7 @@ void BM_SchedLatencyTraceDatInProcess(benchmark::State& state) {
   for (auto _ : state) {
     tk::sched::LatencyAnalysis a({});
     if (!Run(state, TraceDatPath(), a)) return;
-    events = static_cast<int64_t>(a.Report().info.nr_events);
+    events = static_cast<int64_t>(a.report().info.nr_events);
   }
   state.SetBytesProcessed(state.iterations() * FileSize(TraceDatPath()));
   state.SetItemsProcessed(state.iterations() * events);

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "analyses/common/report.h"
 #include "analyses/iolat/iolat.h"
 #include "cli/commands.h"
 #include "cli/common.h"
@@ -18,6 +19,23 @@
 namespace tk::cli {
 
 namespace {
+
+// Runs `a` over the input (block and sched events need no symbols: no build-id cache, no
+// host kallsyms).
+int Parse(const std::string& path, EventSink& a) {
+  ParseOptions popts;
+  popts.use_buildid_cache = false;
+  popts.use_host_kallsyms = false;
+  return RunPipeline(path, popts, a);
+}
+
+// Runs `a` and, when that succeeded, writes its report (nothing before an error line).
+template <typename A>
+int Run(const std::string& path, A& a, bool json) {
+  if (int rc = Parse(path, a); rc != kExitOk) return rc;
+  common::WriteReport(a.report(), json, std::cout);
+  return FinishOutput(std::cout);
+}
 
 struct Common {
   std::string path = "perf.data";
@@ -54,7 +72,9 @@ int RunIolat(int argc, char** argv) {
   Common common;
   AddCommon(app, &common);
 
-  iolat::Options opts;
+  iolat::WriteSyncOptions wopts;
+  iolat::HistOptions hopts;
+  iolat::TopOptions topts;
   CLI::App* lat = app.add_subcommand("latency", "btt-style stage latencies per device: Q2G "
                                                 "G2I I2D D2C Q2C (count min avg p50 p99 max)");
   AddCommon(*lat, &common);
@@ -67,34 +87,22 @@ int RunIolat(int argc, char** argv) {
   auto* p_opt = hist->add_flag("-P,--processes", by_proc, "a histogram per submitting process");
   d_opt->excludes(f_opt)->excludes(p_opt);
   f_opt->excludes(p_opt);
-  hist->add_flag("-Q,--queued", opts.hist_queued, "include OS queued time (Q2C instead of D2C)");
-  hist->add_flag("-m,--milliseconds", opts.hist_millis, "millisecond histogram");
+  hist->add_flag("-Q,--queued", hopts.queued, "include OS queued time (Q2C instead of D2C)");
+  hist->add_flag("-m,--milliseconds", hopts.millis, "millisecond histogram");
 
   CLI::App* top = app.add_subcommand("top", "the slowest requests (by Q2C, or D2C without Q)");
   AddCommon(*top, &common);
-  top->add_option("-n", opts.top_n, "how many")->check(NonNegative())->capture_default_str();
-  top->add_flag("--d2c", opts.top_by_d2c, "rank by device time (D2C)");
+  top->add_option("-n", topts.n, "how many")->check(NonNegative())->capture_default_str();
+  top->add_flag("--d2c", topts.by_d2c, "rank by device time (D2C)");
 
   CLI::App* log = app.add_subcommand("log", "every completed request (biosnoop-like)");
   AddCommon(*log, &common);
 
-  app.add_option("--writers", opts.top_writers, "writers listed per device in the report")
+  app.add_option("--writers", wopts.top_writers, "writers listed per device in the report")
       ->capture_default_str();
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
   std::optional<FilterOptions> filter = ResolveFilter(common.filter, "iolat", common.path);
   if (!filter) return kExitUsage;
-  opts.filter = std::move(*filter);
-
-  if (lat->parsed()) opts.mode = iolat::Options::Mode::kLatency;
-  if (hist->parsed()) opts.mode = iolat::Options::Mode::kHist;
-  if (top->parsed()) opts.mode = iolat::Options::Mode::kTop;
-  if (log->parsed()) opts.mode = iolat::Options::Mode::kLog;
-  if (by_disk) opts.hist_by = iolat::Options::HistBy::kDevice;
-  if (by_flags) opts.hist_by = iolat::Options::HistBy::kFlags;
-  if (by_proc) opts.hist_by = iolat::Options::HistBy::kProcess;
-  opts.json = common.json;
-  opts.input_name = common.path == "-" ? "<stdin>" : common.path;
-
   std::optional<iolat::MountTable> mounts;
   if (!common.mountinfo.empty()) {
     std::ifstream f(common.mountinfo, std::ios::binary);
@@ -104,16 +112,39 @@ int RunIolat(int argc, char** argv) {
     absl::StatusOr<iolat::MountTable> t = iolat::MountTable::Parse(ss.str(), common.mountinfo);
     if (!t.ok()) return Fail(SV(t.status().message()), kExitData);
     mounts = std::move(*t);
-    opts.mounts = &*mounts;
   }
+  iolat::Options io;
+  io.filter = std::move(*filter);
+  const bool json = common.json;
+  if (lat->parsed()) {
+    iolat::StageLatencyAnalysis a(io);
+    return Run(common.path, a, json);
+  }
+  if (hist->parsed()) {
+    hopts.io = std::move(io);
+    if (by_disk) hopts.by = iolat::HistOptions::By::kDevice;
+    if (by_flags) hopts.by = iolat::HistOptions::By::kFlags;
+    if (by_proc) hopts.by = iolat::HistOptions::By::kProcess;
+    iolat::HistAnalysis a(hopts);
+    return Run(common.path, a, json);
+  }
+  if (top->parsed()) {
+    topts.io = std::move(io);
+    iolat::TopAnalysis a(topts);
+    return Run(common.path, a, json);
+  }
+  if (log->parsed()) {
+    iolat::LogAnalysis a(io, json, &std::cout);
+    if (int rc = Parse(common.path, a); rc != kExitOk) return rc;
+    a.WriteRest();
+    return FinishOutput(std::cout);
+  }
+  wopts.io = std::move(io);
+  wopts.input_name = common.path == "-" ? "<stdin>" : common.path;
+  if (mounts) wopts.mounts = &*mounts;
 
-  iolat::IolatAnalysis analysis(opts, &std::cout);
-  ParseOptions popts;
-  popts.use_buildid_cache = false;
-  popts.use_host_kallsyms = false;
-  int rc = RunPipeline(common.path, popts, analysis);
-  int out_rc = FinishOutput(std::cout);
-  return rc != kExitOk ? rc : out_rc;
+  iolat::WriteSyncAnalysis a(std::move(wopts));
+  return Run(common.path, a, json);
 }
 
 }  // namespace tk::cli

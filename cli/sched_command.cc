@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "analyses/common/report.h"
 #include "analyses/sched/hist.h"
 #include "analyses/sched/latency.h"
 #include "analyses/sched/timehist.h"
@@ -102,11 +103,10 @@ int RunLatency(const std::string& path, const LatencyFlags& f, FilterOptions fil
   sched::LatencyAnalysis a(opts);
   Format format = Format::kUnknown;
   if (int rc = RunPipeline(path, ParseOptions(), a, &format); rc != kExitOk) return rc;
-  sched::LatencyReport r = a.Report();
+  sched::LatencyReport r = a.report();
   if (opts.perf61 && format == Format::kPerfData) r.info.nr_events = PerfRecordCount(path, r.info.nr_events);
   if (std::string note = sched::LatencyPerf61Note(r); !note.empty()) std::cerr << "tk: " << note << "\n";
-  if (f.json) sched::WriteLatencyJson(r, std::cout);
-  else sched::WriteLatencyText(r, std::cout);
+  common::WriteReport(r, f.json, std::cout);
   return FinishOutput(std::cout);
 }
 
@@ -150,6 +150,7 @@ int RunTimehist(const std::string& path, TimehistFlags& f, FilterOptions filter)
   }
   sched::TimehistAnalysis a(o, std::cout);
   if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;
+  a.WriteRest();  // the table first, then the note about it
   if (std::string note = a.Perf61Note(); !note.empty()) std::cerr << "tk: " << note << "\n";
   return FinishOutput(std::cout);
 }
@@ -182,17 +183,15 @@ int RunHist(const std::string& path, HistFlags& f, FilterOptions filter) {
                              : By::kAll;
   sched::HistAnalysis a(f.opts);
   if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;
-  if (f.json) a.WriteJson(std::cout);
-  else a.WriteText(std::cout);
+  common::WriteReport(a.report(), f.json, std::cout);
   return FinishOutput(std::cout);
 }
 
-// Runs an analysis with WriteText/WriteJson (top, util).
+// Runs an analysis and writes its report (top, util).
 template <typename A>
 int RunSimple(const std::string& path, A& a, bool json) {
   if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;
-  if (json) a.WriteJson(std::cout);
-  else a.WriteText(std::cout);
+  common::WriteReport(a.report(), json, std::cout);
   return FinishOutput(std::cout);
 }
 

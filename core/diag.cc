@@ -76,6 +76,10 @@ void Diagnostics::PrintSummary() {
   }
 }
 
+absl::Status ErrorAt(uint64_t offset, std::string_view what) {
+  return absl::InvalidArgumentError(absl::StrCat("offset ", offset, ": ", AV(what)));
+}
+
 std::string Diagnostics::ErrorAt(Unit unit, uint64_t where, std::string_view what) const {
   return absl::StrCat(input_, ": ", AV(UnitName(unit)), " ", where, ": ", AV(what));
 }

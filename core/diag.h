@@ -19,7 +19,13 @@
 
 #include "core/stats.h"
 
+#include "absl/status/status.h"
+
 namespace tk {
+
+// "offset N: what" as an InvalidArgument status: the position of a binary parser's fatal
+// error (the CLI prefixes the input's name).
+absl::Status ErrorAt(uint64_t offset, std::string_view what);
 
 class Diagnostics {
  public:

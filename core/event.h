@@ -232,6 +232,13 @@ enum class EventKind : uint8_t {
 inline constexpr int kNumEventKinds = 17;
 inline constexpr int kFirstFamilyKind = static_cast<int>(EventKind::kIrq);
 
+// Events that carry a stack and an event type (samples, tracepoints); the side-band records
+// (COMM, FORK, EXIT, LOST) do not.
+inline bool IsStackEvent(EventKind k) {
+  return k != EventKind::kComm && k != EventKind::kFork && k != EventKind::kExit &&
+         k != EventKind::kLost;
+}
+
 struct Event {
   int64_t ts_ns = -1;  // integer nanoseconds; -1 when the source has no time
   int32_t cpu = -1;    // -1 when the format lacks it

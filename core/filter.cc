@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "core/absl_compat.h"
+#include "core/strings.h"
 
 namespace tk {
 namespace {
@@ -20,18 +21,6 @@ std::vector<std::string_view> Split(std::string_view s, char sep) {
   return out;
 }
 
-bool ParseUint(std::string_view s, uint64_t max, uint64_t* out) {
-  if (s.empty()) return false;
-  uint64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + static_cast<uint64_t>(c - '0');
-    if (v > max) return false;
-  }
-  *out = v;
-  return true;
-}
-
 // perf's parse_nsec_time: "SEC[.FRAC]" with at most 9 fraction digits; either part may be
 // empty ("5." is 5 s, ".5" half a second).
 bool ParseSeconds(std::string_view s, int64_t* ns) {
@@ -41,8 +30,8 @@ bool ParseSeconds(std::string_view s, int64_t* ns) {
   if (sec.empty() && frac.empty()) return false;
   if (frac.size() > 9) return false;
   uint64_t a = 0, b = 0;
-  if (!sec.empty() && !ParseUint(sec, INT64_MAX / kNsPerSec - 1, &a)) return false;
-  if (!frac.empty() && !ParseUint(frac, kNsPerSec, &b)) return false;
+  if (!sec.empty() && !ParseDecimal(sec, &a, INT64_MAX / kNsPerSec - 1)) return false;
+  if (!frac.empty() && !ParseDecimal(frac, &b, kNsPerSec)) return false;
   for (size_t i = frac.size(); i < 9; ++i) b *= 10;
   *ns = static_cast<int64_t>(a) * kNsPerSec + static_cast<int64_t>(b);
   return true;
@@ -127,7 +116,7 @@ absl::StatusOr<std::vector<TimeRange>> ParsePercentRanges(std::string_view s, in
     if (slash) {
       uint64_t n = 0;
       if (!ParsePercent(piece.substr(0, sep), &a) || a <= 0 ||
-          !ParseUint(piece.substr(sep + 1), INT32_MAX, &n))
+          !ParseDecimal(piece.substr(sep + 1), &n, INT32_MAX))
         return bad();
       b = a * static_cast<double>(n);
       a *= static_cast<double>(n) - 1;
@@ -149,13 +138,13 @@ absl::StatusOr<std::vector<int32_t>> ParseIdList(std::string_view s) {
     size_t dash = tok.find('-', 1);
     uint64_t lo = 0, hi = 0;
     if (dash == std::string_view::npos) {
-      if (!ParseUint(tok, INT32_MAX, &lo))
+      if (!ParseDecimal(tok, &lo, INT32_MAX))
         return absl::InvalidArgumentError(absl::StrCat("bad number '", AV(tok), "'"));
       out.push_back(static_cast<int32_t>(lo));
       continue;
     }
-    if (!ParseUint(tok.substr(0, dash), INT32_MAX, &lo) ||
-        !ParseUint(tok.substr(dash + 1), INT32_MAX, &hi) || hi < lo || hi - lo > 65536)
+    if (!ParseDecimal(tok.substr(0, dash), &lo, INT32_MAX) ||
+        !ParseDecimal(tok.substr(dash + 1), &hi, INT32_MAX) || hi < lo || hi - lo > 65536)
       return absl::InvalidArgumentError(absl::StrCat("bad range '", AV(tok), "'"));
     for (uint64_t k = lo; k <= hi; ++k) out.push_back(static_cast<int32_t>(k));
   }
@@ -177,7 +166,7 @@ absl::StatusOr<std::vector<BlockDevice>> ParseDeviceList(std::string_view s) {
   };
   auto one = [](std::string_view maj, std::string_view min, std::vector<BlockDevice>* out) {
     uint64_t a = 0, b = 0;
-    if (!ParseUint(maj, UINT32_MAX, &a) || !ParseUint(min, UINT32_MAX, &b)) return false;
+    if (!ParseDecimal(maj, &a, UINT32_MAX) || !ParseDecimal(min, &b, UINT32_MAX)) return false;
     out->push_back({static_cast<uint32_t>(a), static_cast<uint32_t>(b)});
     return true;
   };

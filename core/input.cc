@@ -178,13 +178,22 @@ absl::Status Input::EnsureMapped() {
   return absl::OkStatus();
 }
 
+const char* ReleasePages(const char* begin, const char* end) {
+  static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  uintptr_t lo = (reinterpret_cast<uintptr_t>(begin) + page - 1) & ~(page - 1);
+  uintptr_t hi = reinterpret_cast<uintptr_t>(end) & ~(page - 1);
+  if (hi <= lo) return reinterpret_cast<const char*>(lo);
+  ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
+  return reinterpret_cast<const char*>(hi);
+}
+
 void Input::ReleaseBelow(uint64_t offset) {
   constexpr uint64_t kBatch = 8 << 20;
   if (!munmap_ || !map_) return;
   static const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
   uint64_t upto = std::min<uint64_t>(offset, map_size_) & ~(page - 1);  // map_ is page-aligned
   if (upto < released_ + kBatch) return;
-  ::madvise(const_cast<char*>(map_) + released_, upto - released_, MADV_DONTNEED);
+  ReleasePages(map_ + released_, map_ + upto);
   released_ = upto;
 }
 

@@ -18,6 +18,11 @@
 
 namespace tk {
 
+// Drops this process's whole pages inside [begin, end) of a private read-only file mapping
+// (MADV_DONTNEED: they are read back from the page cache if touched again). Returns the end of
+// the last page dropped, `begin` rounded up to a page when none was.
+const char* ReleasePages(const char* begin, const char* end);
+
 class Input {
  public:
   // "-" is stdin. Regular files are mmapped; anything else is streamed. A directory is an

@@ -20,12 +20,6 @@ bool IsModifierSuffix(std::string_view s) {
   return s.substr(1).find_first_not_of("ukhIGHpPSDWeb") == std::string_view::npos;
 }
 
-// Events that carry a stack and an event type; side-band records do not.
-bool IsStackEvent(EventKind k) {
-  return k != EventKind::kComm && k != EventKind::kFork && k != EventKind::kExit &&
-         k != EventKind::kLost;
-}
-
 template <typename T>
 void AppendInt(T v, std::string* out) {
   char buf[24];

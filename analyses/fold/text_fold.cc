@@ -17,11 +17,6 @@ namespace {
 using parsers::perf_script::NewPerfScriptParser;
 using parsers::perf_script::PerfScriptOptions;
 
-bool IsStackEvent(EventKind k) {
-  return k != EventKind::kComm && k != EventKind::kFork && k != EventKind::kExit &&
-         k != EventKind::kLost;
-}
-
 // Stops the parse at the first event that has an event type: the one FoldSink would keep.
 class FirstTypeSink final : public EventSink {
  public:
@@ -89,15 +84,11 @@ void RunPart(Part* p, const std::string& name, FoldSink* fold) {
 // (harmless for the parser: they are read back from the page cache).
 uint64_t CountLines(std::string_view text, bool release) {
   constexpr size_t kStep = 8 << 20;
-  static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
   uint64_t n = 0;
   for (size_t at = 0; at < text.size(); at += kStep) {
     std::string_view part = text.substr(at, kStep);
     n += static_cast<uint64_t>(std::count(part.begin(), part.end(), '\n'));
-    if (!release) continue;
-    uintptr_t lo = (reinterpret_cast<uintptr_t>(part.data()) + page - 1) & ~(page - 1);
-    uintptr_t hi = reinterpret_cast<uintptr_t>(part.data() + part.size()) & ~(page - 1);
-    if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
+    if (release) ReleasePages(part.data(), part.data() + part.size());
   }
   return n;
 }

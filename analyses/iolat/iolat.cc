@@ -7,16 +7,10 @@
 
 namespace tk::iolat {
 
-IolatAnalysis::IolatAnalysis(Options opts, std::ostream* out)
-    : opts_(std::move(opts)),
-      filter_(opts_.filter),
-      out_(out),
-      tracker_(this, &interner_, opts_.tracker),
-      detector_(opts_.verdict) {
-  results_.opts = &opts_;
-}
+IoAnalysis::IoAnalysis(const Options& opts)
+    : filter_(opts.filter), tracker_(this, &interner_, opts.tracker) {}
 
-EventMask IolatAnalysis::wants() const {
+EventMask IoAnalysis::wants() const {
   return EventMask()
       .Add(EventKind::kBlockRq)
       .Add(EventKind::kSchedSwitch)
@@ -24,31 +18,29 @@ EventMask IolatAnalysis::wants() const {
       .Add(EventKind::kLost);
 }
 
-absl::Status IolatAnalysis::OnEvent(const Event& e) {
+absl::Status IoAnalysis::OnEvent(const Event& e) {
   if (e.ts_ns >= 0) {
-    if (results_.first_ts < 0) results_.first_ts = e.ts_ns;
-    if (e.ts_ns > results_.last_ts) results_.last_ts = e.ts_ns;
+    if (input_.first_ts < 0) input_.first_ts = e.ts_ns;
+    if (e.ts_ns > input_.last_ts) input_.last_ts = e.ts_ns;
   }
   switch (e.kind()) {
     case EventKind::kBlockRq:
-      ++results_.block_events;
+      ++input_.block_events;
       tracker_.OnBlock(e, std::get<BlockRq>(e.body));
       break;
     case EventKind::kSchedSwitch: {
       const auto& s = std::get<SchedSwitch>(e.body);
-      ++results_.switch_events;
-      if (s.prev_state.disk_sleep()) ++results_.d_switches;
-      detector_.OnSwitch(e, s);
+      ++input_.switch_events;
+      if (s.prev_state.disk_sleep()) ++input_.d_switches;
+      Switch(e, s);
       break;
     }
-    case EventKind::kSchedWakeup: {
-      const auto& w = std::get<SchedWakeup>(e.body);
-      ++results_.wakeup_events;
-      detector_.OnWakeup(e, w);
+    case EventKind::kSchedWakeup:
+      ++input_.wakeup_events;
+      Wakeup(e, std::get<SchedWakeup>(e.body));
       break;
-    }
     case EventKind::kLost:
-      results_.lost += std::get<Lost>(e.body).count;
+      input_.lost += std::get<Lost>(e.body).count;
       tracker_.OnLost();
       break;
     default:
@@ -57,24 +49,24 @@ absl::Status IolatAnalysis::OnEvent(const Event& e) {
   return absl::OkStatus();
 }
 
-bool IolatAnalysis::Wanted(const IoRecord& r, int64_t ts) const {
+bool IoAnalysis::Wanted(const IoRecord& r, int64_t ts) const {
   if (filter_.empty()) return true;
   return filter_.TimeOk(ts) && filter_.CpuOk(r.cpu) && filter_.TaskOk(r.pid, r.tid, r.comm) &&
          (filter_.DeviceOk(DevMajor(r.stat_dev), DevMinor(r.stat_dev)) ||
           filter_.DeviceOk(DevMajor(r.dev), DevMinor(r.dev)));
 }
 
-void IolatAnalysis::OnQueued(const IoRecord& r) {
-  if (Wanted(r, r.q)) detector_.OnQueued(r);
+void IoAnalysis::OnQueued(const IoRecord& r) {
+  if (Wanted(r, r.q)) Queued(r);
 }
 
-void IolatAnalysis::OnIssued(const IoRecord& r, std::string_view issuer, int32_t tid) {
-  if (Wanted(r, r.d)) detector_.OnIssued(r, issuer, tid);
+void IoAnalysis::OnIssued(const IoRecord& r, std::string_view issuer, int32_t tid) {
+  if (Wanted(r, r.d)) Issued(r, issuer, tid);
 }
 
-void IolatAnalysis::OnDone(const IoRecord& r) {
+void IoAnalysis::OnDone(const IoRecord& r) {
   if (!Wanted(r, r.c)) return;
-  DevLatency& l = results_.latency[r.stat_dev];
+  DevLatency& l = stages_.latency[r.stat_dev];
   ++l.completed;
   if (r.error != 0) ++l.errors;
   auto add = [](LatencyStats& s, int64_t from, int64_t to) {
@@ -87,83 +79,94 @@ void IolatAnalysis::OnDone(const IoRecord& r) {
   add(l.d2c, r.d, r.c);
   add(l.q2c, r.q, r.c);
   add(l.q2d, r.q, r.d);
-  switch (opts_.mode) {
-    case Options::Mode::kHist: AddHist(r); break;
-    case Options::Mode::kTop: AddTop(r); break;
-    case Options::Mode::kLog: LogLine(r); break;
-    default: break;
-  }
+  Done(r);
 }
 
-void IolatAnalysis::AddHist(const IoRecord& r) {
-  int64_t from = opts_.hist_queued ? r.q : r.d;
+absl::Status IoAnalysis::Finish() {
+  tracker_.Finish();
+  for (const auto& [dev, c] : tracker_.counts())
+    if (filter_.DeviceOk(DevMajor(dev), DevMinor(dev))) stages_.counts[dev] = c;
+  Complete();
+  return absl::OkStatus();
+}
+
+WriteSyncAnalysis::WriteSyncAnalysis(WriteSyncOptions opts)
+    : IoAnalysis(opts.io), opts_(std::move(opts)), detector_(opts_.verdict) {}
+
+void WriteSyncAnalysis::Complete() {
+  WriteSyncReport& r = report_;
+  r.input_name = opts_.input_name;
+  r.mounts_known = opts_.mounts != nullptr;
+  r.mount_entries = opts_.mounts ? opts_.mounts->size() : 0;
+  r.top_writers = opts_.top_writers;
+  r.input = input_counts();
+  r.stages = stages();
+  r.devices = detector_.Summarize(opts_.mounts);
+  std::erase_if(r.devices, [this](const DeviceSummary& d) {
+    return !filter().DeviceOk(DevMajor(d.dev), DevMinor(d.dev));
+  });
+}
+
+HistAnalysis::HistAnalysis(const HistOptions& opts) : IoAnalysis(opts.io), opts_(opts) {
+  report_.by = opts_.by;
+  report_.millis = opts_.millis;
+}
+
+void HistAnalysis::Done(const IoRecord& r) {
+  int64_t from = opts_.queued ? r.q : r.d;
   if (from < 0 || r.c < from) return;
-  uint64_t v = static_cast<uint64_t>(r.c - from) / (opts_.hist_millis ? 1000000 : 1000);
+  uint64_t v = static_cast<uint64_t>(r.c - from) / (opts_.millis ? 1000000 : 1000);
   std::string key;
-  switch (opts_.hist_by) {
-    case Options::HistBy::kAll: break;
-    case Options::HistBy::kDevice: key = DevName(r.stat_dev); break;
-    case Options::HistBy::kFlags: key = BccFlagsName(r.rwbs); break;
-    case Options::HistBy::kProcess: key = absl::StrCat(AV(r.comm), " ", r.pid); break;
+  switch (opts_.by) {
+    case HistOptions::By::kAll: break;
+    case HistOptions::By::kDevice: key = DevName(r.stat_dev); break;
+    case HistOptions::By::kFlags: key = BccFlagsName(r.rwbs); break;
+    case HistOptions::By::kProcess: key = absl::StrCat(AV(r.comm), " ", r.pid); break;
   }
-  results_.hists[key].Add(v);
+  report_.hists[key].Add(v);
 }
 
-// Keeps the N largest in a min-heap.
-void IolatAnalysis::AddTop(const IoRecord& r) {
-  if (opts_.top_n == 0 || r.c < 0) return;
-  int64_t from = (!opts_.top_by_d2c && r.q >= 0) ? r.q : r.d;
+namespace {
+
+bool Slower(const TopEntry& a, const TopEntry& b) {
+  return a.latency_ns != b.latency_ns ? a.latency_ns > b.latency_ns : a.rec.c < b.rec.c;
+}
+
+}  // namespace
+
+void TopAnalysis::Done(const IoRecord& r) {
+  if (opts_.n == 0 || r.c < 0) return;
+  int64_t from = (!opts_.by_d2c && r.q >= 0) ? r.q : r.d;
   if (from < 0 || r.c < from) return;
   TopEntry t{static_cast<uint64_t>(r.c - from), r};
-  auto greater = [](const TopEntry& a, const TopEntry& b) {
-    return a.latency_ns != b.latency_ns ? a.latency_ns > b.latency_ns : a.rec.c < b.rec.c;
-  };
-  std::vector<TopEntry>& h = results_.top;
-  if (h.size() < opts_.top_n) {
+  std::vector<TopEntry>& h = report_.top;
+  if (h.size() < opts_.n) {
     h.push_back(t);
-    std::push_heap(h.begin(), h.end(), greater);
-  } else if (greater(t, h.front())) {
-    std::pop_heap(h.begin(), h.end(), greater);
+    std::push_heap(h.begin(), h.end(), Slower);
+  } else if (Slower(t, h.front())) {
+    std::pop_heap(h.begin(), h.end(), Slower);
     h.back() = t;
-    std::push_heap(h.begin(), h.end(), greater);
+    std::push_heap(h.begin(), h.end(), Slower);
   }
 }
 
-void IolatAnalysis::LogLine(const IoRecord& r) {
-  if (opts_.json) {
+void TopAnalysis::Complete() { std::sort(report_.top.begin(), report_.top.end(), Slower); }
+
+void LogAnalysis::Done(const IoRecord& r) {
+  if (json_) {
     WriteLogLineJson(r, *out_);
     return;
   }
-  if (!log_header_done_) {
+  if (!header_done_) {
     WriteLogHeaderText(*out_);
-    log_header_done_ = true;
+    header_done_ = true;
   }
   WriteLogLineText(r, *out_);
 }
 
-absl::Status IolatAnalysis::Finish() {
-  tracker_.Finish();
-  for (const auto& [dev, c] : tracker_.counts())
-    if (filter_.DeviceOk(DevMajor(dev), DevMinor(dev))) results_.counts[dev] = c;
-  results_.devices = detector_.Summarize(opts_.mounts);
-  std::erase_if(results_.devices, [this](const DeviceSummary& d) {
-    return !filter_.DeviceOk(DevMajor(d.dev), DevMinor(d.dev));
-  });
-  std::sort(results_.top.begin(), results_.top.end(), [](const TopEntry& a, const TopEntry& b) {
-    return a.latency_ns != b.latency_ns ? a.latency_ns > b.latency_ns : a.rec.c < b.rec.c;
-  });
-  std::ostream& out = *out_;
-  const bool j = opts_.json;
-  switch (opts_.mode) {
-    case Options::Mode::kReport: j ? WriteReportJson(results_, out) : WriteReportText(results_, out); break;
-    case Options::Mode::kLatency: j ? WriteLatencyJson(results_, out) : WriteLatencyText(results_, out); break;
-    case Options::Mode::kHist: j ? WriteHistJson(results_, out) : WriteHistText(results_, out); break;
-    case Options::Mode::kTop: j ? WriteTopJson(results_, out) : WriteTopText(results_, out); break;
-    case Options::Mode::kLog:
-      if (!j && !log_header_done_) WriteLogHeaderText(out);
-      break;
-  }
-  return absl::OkStatus();
+void LogAnalysis::WriteRest() {
+  if (!json_ && !header_done_) WriteLogHeaderText(*out_);
+  header_done_ = true;
 }
 
 }  // namespace tk::iolat

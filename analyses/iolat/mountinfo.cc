@@ -1,9 +1,8 @@
 #include "analyses/iolat/mountinfo.h"
 
-#include <charconv>
-
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "core/strings.h"
 
 namespace tk::iolat {
 
@@ -46,11 +45,6 @@ std::string Unescape(std::string_view s) {
   return out;
 }
 
-bool ParseU32(std::string_view s, uint32_t* v) {
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
-  return ec == std::errc() && p == s.data() + s.size() && !s.empty();
-}
-
 bool HasOption(std::string_view list, std::string_view opt) {
   while (!list.empty()) {
     size_t c = list.find(',');
@@ -85,11 +79,11 @@ std::optional<Mount> ParseMountinfoLine(std::string_view line) {
   // At least: id parent maj:min root point options - fstype source [super]
   if (w.size() < 9) return std::nullopt;
   uint32_t id, parent;
-  if (!ParseU32(w[0], &id) || !ParseU32(w[1], &parent)) return std::nullopt;
+  if (!ParseDecimal(w[0], &id) || !ParseDecimal(w[1], &parent)) return std::nullopt;
   size_t colon = w[2].find(':');
   uint32_t major, minor;
-  if (colon == std::string_view::npos || !ParseU32(w[2].substr(0, colon), &major) ||
-      !ParseU32(w[2].substr(colon + 1), &minor)) {
+  if (colon == std::string_view::npos || !ParseDecimal(w[2].substr(0, colon), &major) ||
+      !ParseDecimal(w[2].substr(colon + 1), &minor)) {
     return std::nullopt;
   }
   size_t dash = 6;

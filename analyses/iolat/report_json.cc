@@ -48,7 +48,7 @@ json Writer(const WriterSummary& w) {
               {"d_sleep_ms", w.d_sleep_ns / 1e6}};
 }
 
-json Device(const Results& r, const DeviceSummary& d) {
+json Device(const WriteSyncReport& r, const DeviceSummary& d) {
   const Mix& m = d.mix;
   auto nul = [](bool has, const std::string& s) { return has ? json(s) : json(nullptr); };
   json j;
@@ -91,11 +91,11 @@ json Device(const Results& r, const DeviceSummary& d) {
   }
   j["stacked"] = st;
   json tw = json::array();
-  for (size_t i = 0; i < d.writers.size() && i < r.opts->top_writers; ++i)
+  for (size_t i = 0; i < d.writers.size() && i < r.top_writers; ++i)
     tw.push_back(Writer(d.writers[i]));
   j["top_writers"] = tw;
   json lat = json::object();
-  if (auto it = r.latency.find(d.dev); it != r.latency.end()) {
+  if (auto it = r.stages.latency.find(d.dev); it != r.stages.latency.end()) {
     lat["d2c"] = Stats(it->second.d2c);
     lat["q2c"] = Stats(it->second.q2c);
   } else {
@@ -117,21 +117,22 @@ json Record(const IoRecord& x) {
 
 }  // namespace
 
-void WriteReportJson(const Results& r, std::ostream& out) {
+void WriteJson(const WriteSyncReport& r, std::ostream& out) {
+  const InputCounts& in = r.input;
   json j;
-  j["input"] = r.opts->input_name;
-  j["duration_s"] = r.last_ts > r.first_ts ? (r.last_ts - r.first_ts) / 1e9 : 0.0;
-  j["block_events"] = r.block_events;
-  j["sched_switch_events"] = r.switch_events;
-  j["lost_events"] = r.lost;
-  j["mounts_known"] = r.opts->mounts != nullptr;
+  j["input"] = r.input_name;
+  j["duration_s"] = in.last_ts > in.first_ts ? (in.last_ts - in.first_ts) / 1e9 : 0.0;
+  j["block_events"] = in.block_events;
+  j["sched_switch_events"] = in.switch_events;
+  j["lost_events"] = in.lost;
+  j["mounts_known"] = r.mounts_known;
   json devs = json::array();
   for (const DeviceSummary& d : r.devices) devs.push_back(Device(r, d));
   j["devices"] = devs;
   out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
-void WriteLatencyJson(const Results& r, std::ostream& out) {
+void WriteJson(const StageLatencyReport& r, std::ostream& out) {
   json devs = json::array();
   for (const auto& [dev, l] : r.latency) {
     TrackerCounts c;
@@ -155,12 +156,8 @@ void WriteLatencyJson(const Results& r, std::ostream& out) {
 
 // bcc biolatency -j shape: one object per histogram with "val_type" and {interval-start,
 // interval-end, count} buckets up to the last non-empty one.
-void WriteHistJson(const Results& r, std::ostream& out) {
-  const Options& o = *r.opts;
-  const char* section = o.hist_by == Options::HistBy::kDevice    ? "disk"
-                        : o.hist_by == Options::HistBy::kFlags   ? "flags"
-                        : o.hist_by == Options::HistBy::kProcess ? "process"
-                                                                 : nullptr;
+void WriteJson(const HistReport& r, std::ostream& out) {
+  const char* section = HistSection(r.by);
   json arr = json::array();
   for (const auto& [key, h] : r.hists) {
     int max_idx = 0;
@@ -174,14 +171,14 @@ void WriteHistJson(const Results& r, std::ostream& out) {
                       {"count", h.slots()[i]}});
       prev = index;
     }
-    json one = {{"val_type", o.hist_millis ? "msecs" : "usecs"}, {"data", data}};
+    json one = {{"val_type", r.millis ? "msecs" : "usecs"}, {"data", data}};
     if (section) one[section] = key;
     arr.push_back(one);
   }
   out << arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
-void WriteTopJson(const Results& r, std::ostream& out) {
+void WriteJson(const TopReport& r, std::ostream& out) {
   json arr = json::array();
   for (const TopEntry& t : r.top) arr.push_back(Record(t.rec));
   out << arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

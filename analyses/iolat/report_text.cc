@@ -28,15 +28,15 @@ std::string Ms(const LatencyStats& s, double p) {
   return Pct(s, p, 1e6, 3);
 }
 
-void DeviceTable(const Results& r, std::ostream& out) {
+void DeviceTable(const WriteSyncReport& r, std::ostream& out) {
   out << absl::StrFormat("%-8s %-20s %-6s %7s %9s %9s %5s %4s %8s %8s %8s  %-10s %s\n", "DEVICE",
                          "MOUNT", "FS", "REQS", "READ", "WRITTEN", "SYNC", "SEQ", "MB/s",
                          "D2Cp50ms", "D2Cp99ms", "VERDICT", "CAUSE");
   for (const DeviceSummary& d : r.devices) {
     const Mix& m = d.mix;
-    auto lat = r.latency.find(d.dev);
+    auto lat = r.stages.latency.find(d.dev);
     static const LatencyStats kNone;
-    const LatencyStats& d2c = lat == r.latency.end() ? kNone : lat->second.d2c;
+    const LatencyStats& d2c = lat == r.stages.latency.end() ? kNone : lat->second.d2c;
     uint64_t rw = m.reads + m.writes;
     out << absl::StrFormat(
         "%-8s %-20s %-6s %7d %9s %9s %5s %4s %8.1f %8s %8s  %-10s %s\n", DevName(d.dev),
@@ -85,7 +85,7 @@ void WriterLine(const WriterSummary& w, std::ostream& out) {
                          HumanBytes(w.bytes), Percent(w.sync_bytes, w.bytes), sleep);
 }
 
-void Evidence(const Results& r, const DeviceSummary& d, std::ostream& out) {
+void Evidence(const WriteSyncReport& r, const DeviceSummary& d, std::ostream& out) {
   const Mix& m = d.mix;
   std::string where = d.mount ? absl::StrFormat(" %s (%s, %s)", d.mount->mount_point,
                                                 d.mount->fstype, d.mount->options())
@@ -127,7 +127,7 @@ void Evidence(const Results& r, const DeviceSummary& d, std::ostream& out) {
       m.reads, HumanBytes(m.read_bytes), m.writes, m.flushes, m.discards,
       HumanBytes(rw ? (m.read_bytes + m.write_bytes) / rw : 0), Percent(m.sequential, rw),
       ThroughputMBs(d));
-  if (auto it = r.latency.find(d.dev); it != r.latency.end()) {
+  if (auto it = r.stages.latency.find(d.dev); it != r.stages.latency.end()) {
     const DevLatency& l = it->second;
     auto ms = [](const LatencyStats& s) {
       return s.count() ? absl::StrFormat("p50 %s p99 %s max %.3f ms", Pct(s, 50, 1e6, 3),
@@ -137,7 +137,7 @@ void Evidence(const Results& r, const DeviceSummary& d, std::ostream& out) {
     out << absl::StrFormat("    latency: D2C %s; Q2C %s (%d completed)\n", ms(l.d2c), ms(l.q2c),
                            l.completed);
   }
-  if (auto it = r.counts.find(d.dev); it != r.counts.end()) {
+  if (auto it = r.stages.counts.find(d.dev); it != r.stages.counts.end()) {
     const TrackerCounts& c = it->second;
     uint64_t open = c.never_completed + c.stale_issued + c.lost_inflight;
     if (open > 0) {
@@ -146,22 +146,22 @@ void Evidence(const Results& r, const DeviceSummary& d, std::ostream& out) {
           open);
     }
   }
-  size_t n = std::min(d.writers.size(), r.opts->top_writers);
+  size_t n = std::min(d.writers.size(), r.top_writers);
   if (n) out << "    top writers:\n";
   for (size_t i = 0; i < n; ++i) WriterLine(d.writers[i], out);
 }
 
 }  // namespace
 
-void WriteReportText(const Results& r, std::ostream& out) {
-  const Options& o = *r.opts;
-  double secs = r.last_ts > r.first_ts ? (r.last_ts - r.first_ts) / 1e9 : 0;
+void WriteText(const WriteSyncReport& r, std::ostream& out) {
+  const InputCounts& in = r.input;
+  double secs = in.last_ts > in.first_ts ? (in.last_ts - in.first_ts) / 1e9 : 0;
   out << absl::StrFormat(
       "%s: %.3f s, %d block events, %d context switches (%d into D), %d lost events\n",
-      o.input_name, secs, r.block_events, r.switch_events, r.d_switches, r.lost);
-  out << (o.mounts ? absl::StrFormat("mounts: %d entries from --mountinfo\n", o.mounts->size())
-                   : std::string("mounts: unknown (pass --mountinfo FILE)\n"));
-  if (r.switch_events == 0) out << "note: no sched_switch events: D sleeps of writers unknown\n";
+      r.input_name, secs, in.block_events, in.switch_events, in.d_switches, in.lost);
+  out << (r.mounts_known ? absl::StrFormat("mounts: %d entries from --mountinfo\n", r.mount_entries)
+                         : std::string("mounts: unknown (pass --mountinfo FILE)\n"));
+  if (in.switch_events == 0) out << "note: no sched_switch events: D sleeps of writers unknown\n";
   if (r.devices.empty()) {
     out << "no block request events (record with -e 'block:*')\n";
     return;
@@ -171,7 +171,7 @@ void WriteReportText(const Results& r, std::ostream& out) {
   for (const DeviceSummary& d : r.devices) Evidence(r, d, out);
 }
 
-void WriteLatencyText(const Results& r, std::ostream& out) {
+void WriteText(const StageLatencyReport& r, std::ostream& out) {
   if (r.latency.empty()) out << "no completed requests\n";
   for (const auto& [dev, l] : r.latency) {
     out << absl::StrFormat("==================== Device %s ====================\n\n",
@@ -203,20 +203,16 @@ void WriteLatencyText(const Results& r, std::ostream& out) {
   }
 }
 
-void WriteHistText(const Results& r, std::ostream& out) {
-  const Options& o = *r.opts;
-  const char* section = o.hist_by == Options::HistBy::kDevice    ? "disk"
-                        : o.hist_by == Options::HistBy::kFlags   ? "flags"
-                        : o.hist_by == Options::HistBy::kProcess ? "process"
-                                                                 : "";
-  const char* unit = o.hist_millis ? "msecs" : "usecs";
+void WriteText(const HistReport& r, std::ostream& out) {
+  const char* section = HistSection(r.by);
+  const char* unit = r.millis ? "msecs" : "usecs";
   for (const auto& [key, h] : r.hists) {
-    if (o.hist_by != Options::HistBy::kAll) out << "\n" << section << " = " << key << "\n";
+    if (section) out << "\n" << section << " = " << key << "\n";
     h.Print(out, unit);
   }
 }
 
-void WriteTopText(const Results& r, std::ostream& out) {
+void WriteText(const TopReport& r, std::ostream& out) {
   out << absl::StrFormat("%-17s %-16s %7s %-8s %-5s %12s %8s %10s %10s %10s\n", "TIME", "COMM",
                          "PID", "DEVICE", "RWBS", "SECTOR", "BYTES", "Q2D(ms)", "D2C(ms)",
                          "Q2C(ms)");

@@ -28,4 +28,14 @@ double ThroughputMBs(const DeviceSummary& d) {
          ((m.last_ts - m.first_ts) / 1e9);
 }
 
+const char* HistSection(HistOptions::By by) {
+  switch (by) {
+    case HistOptions::By::kDevice: return "disk";
+    case HistOptions::By::kFlags: return "flags";
+    case HistOptions::By::kProcess: return "process";
+    case HistOptions::By::kAll: break;
+  }
+  return nullptr;
+}
+
 }  // namespace tk::iolat

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "analyses/iolat/iolat.h"
 #include "analyses/iolat/writesync.h"
 
 namespace tk::iolat {
@@ -15,6 +16,9 @@ std::string HumanBytes(uint64_t b);
 std::string Percent(uint64_t part, uint64_t whole);
 // Bytes per second over the device's active span (first to last accounted I/O), in MB/s.
 double ThroughputMBs(const DeviceSummary& d);
+// The name of a histogram's section, as bcc biolatency prints it ("disk", "flags",
+// "process"); null for the single histogram.
+const char* HistSection(HistOptions::By by);
 
 }  // namespace tk::iolat
 

@@ -1,6 +1,6 @@
 // Write-sync detection: per device, are the written bytes synchronous, and who made them so?
 //
-// The pattern (SEMANTICS.md §3): on a `mount -o sync` filesystem every write() ends in
+// The pattern (docs/iolat.md): on a `mount -o sync` filesystem every write() ends in
 // vfs_fsync_range → writeback with WB_SYNC_ALL, so the data bios carry REQ_SYNC ("WS") and are
 // queued by the writer itself while it sleeps in D:
 //   dd    block_bio_queue: 7,0 WS 1056 + 128 [dd]

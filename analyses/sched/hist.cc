@@ -19,7 +19,7 @@ absl::Status HistAnalysis::OnEvent(const Event& e) {
       case HistOptions::By::kThread: key = d.tid; break;
       default: key = d.cpu; break;
     }
-    Section& s = sections_[key];
+    HistReport::Section& s = sections_[key];
     if (s.label.empty()) {
       if (opts_.by == HistOptions::By::kCpu) {
         s.label = absl::StrCat("cpu = ", key);
@@ -32,6 +32,19 @@ absl::Status HistAnalysis::OnEvent(const Event& e) {
     }
     s.hist.Add(d.delay_ns(), opts_.millis);
   });
+  return absl::OkStatus();
+}
+
+absl::Status HistAnalysis::Finish() {
+  report_.by = opts_.by;
+  report_.millis = opts_.millis;
+  report_.all = std::move(all_);
+  report_.sections.clear();
+  for (auto& [key, sec] : sections_) {
+    sec.key = key;
+    report_.sections.push_back(std::move(sec));
+  }
+  sections_.clear();
   return absl::OkStatus();
 }
 
@@ -51,30 +64,30 @@ void AppendPercentiles(const DelayHistogram& h, std::string* out) {
 
 }  // namespace
 
-void HistAnalysis::WriteText(std::ostream& out) const {
+void WriteText(const HistReport& r, std::ostream& out) {
   std::string s;
-  const char* unit = opts_.millis ? "msecs" : "usecs";
-  if (opts_.by == HistOptions::By::kAll) {
-    all_.log2.Append(unit, &s);
-    if (all_.ns.count() == 0) s += "no scheduling delays (no sched_switch with a wakeup)\n";
-    else AppendPercentiles(all_, &s);
+  const char* unit = r.millis ? "msecs" : "usecs";
+  if (r.by == HistOptions::By::kAll) {
+    r.all.log2.Append(unit, &s);
+    if (r.all.ns.count() == 0) s += "no scheduling delays (no sched_switch with a wakeup)\n";
+    else AppendPercentiles(r.all, &s);
   } else {
-    for (const auto& [key, sec] : sections_) {
+    for (const HistReport::Section& sec : r.sections) {
       s += "\n" + sec.label + "\n";
       sec.hist.log2.Append(unit, &s);
       AppendPercentiles(sec.hist, &s);
     }
-    if (sections_.empty()) s += "no scheduling delays (no sched_switch with a wakeup)\n";
+    if (r.sections.empty()) s += "no scheduling delays (no sched_switch with a wakeup)\n";
   }
   out << s;
 }
 
-void HistAnalysis::WriteJson(std::ostream& out) const {
-  auto one = [this](const DelayHistogram& h) {
+void WriteJson(const HistReport& r, std::ostream& out) {
+  auto one = [&r](const DelayHistogram& h) {
     nlohmann::ordered_json j;
     nlohmann::ordered_json buckets = nlohmann::ordered_json::array();
-    const std::string lo = opts_.millis ? "low_ms" : "low_us";
-    const std::string hi = opts_.millis ? "high_ms" : "high_us";
+    const std::string lo = r.millis ? "low_ms" : "low_us";
+    const std::string hi = r.millis ? "high_ms" : "high_us";
     for (int i = 1; i <= h.log2.last_slot(); ++i)
       buckets.push_back({{lo, common::Log2Histogram::Low(i)},
                          {hi, common::Log2Histogram::High(i)},
@@ -88,12 +101,12 @@ void HistAnalysis::WriteJson(std::ostream& out) const {
     j["percentiles_exact"] = h.ns.exact();
     return j;
   };
-  nlohmann::ordered_json j = one(all_);
-  if (opts_.by != HistOptions::By::kAll) {
+  nlohmann::ordered_json j = one(r.all);
+  if (r.by != HistOptions::By::kAll) {
     nlohmann::ordered_json secs = nlohmann::ordered_json::array();
-    for (const auto& [key, sec] : sections_) {
+    for (const HistReport::Section& sec : r.sections) {
       nlohmann::ordered_json x = one(sec.hist);
-      x["key"] = key;
+      x["key"] = sec.key;
       x["label"] = sec.label;
       secs.push_back(std::move(x));
     }

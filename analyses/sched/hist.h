@@ -42,24 +42,36 @@ struct DelayHistogram {
   common::Distribution ns;  // the delays in ns
 };
 
+struct HistReport {
+  struct Section {
+    int64_t key = 0;    // pid, tid or cpu
+    std::string label;  // "pid = 1234 comm", "cpu = 0"
+    DelayHistogram hist;
+  };
+  HistOptions::By by = HistOptions::By::kAll;
+  bool millis = false;
+  DelayHistogram all;
+  std::vector<Section> sections;  // by key; empty for By::kAll
+};
+
 class HistAnalysis final : public EventSink {
  public:
   explicit HistAnalysis(HistOptions opts) : opts_(opts), tracker_(opts_.filter) {}
   EventMask wants() const override { return DelayTracker::Wants(); }
   absl::Status OnEvent(const Event& e) override;
-  void WriteText(std::ostream& out) const;
-  void WriteJson(std::ostream& out) const;
+  absl::Status Finish() override;  // builds the report (analyses/common/report.h)
+  const HistReport& report() const { return report_; }
 
  private:
-  struct Section {
-    std::string label;  // "pid = 1234 comm", "cpu = 0"
-    DelayHistogram hist;
-  };
   HistOptions opts_;
   DelayTracker tracker_;
   DelayHistogram all_;
-  std::map<int64_t, Section> sections_;
+  std::map<int64_t, HistReport::Section> sections_;
+  HistReport report_;
 };
+
+void WriteText(const HistReport& r, std::ostream& out);
+void WriteJson(const HistReport& r, std::ostream& out);
 
 }  // namespace tk::sched
 

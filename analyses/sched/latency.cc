@@ -7,17 +7,14 @@
 #include "absl/strings/str_cat.h"
 #include "analyses/sched/perf_format.h"
 #include "core/absl_compat.h"
+#include "core/strings.h"
 
 namespace tk::sched {
 
 absl::StatusOr<std::vector<LatencySortKey>> ParseLatencySort(std::string_view s) {
   std::vector<LatencySortKey> keys;
-  size_t i = 0;
-  while (i < s.size()) {
-    size_t j = s.find_first_of(", ", i);
-    if (j == std::string_view::npos) j = s.size();
-    std::string_view tok = s.substr(i, j - i);
-    i = j + 1;
+  for (std::string_view rest = s; !rest.empty();) {
+    std::string_view tok = NextPiece(&rest, ", ");
     if (tok.empty()) continue;
     if (tok == "pid") keys.push_back(LatencySortKey::kPid);
     else if (tok == "avg") keys.push_back(LatencySortKey::kAvg);
@@ -187,7 +184,12 @@ int Compare(LatencySortKey k, const LatencyRow& a, const LatencyRow& b) {
 
 }  // namespace
 
-LatencyReport LatencyAnalysis::Report() {
+absl::Status LatencyAnalysis::Finish() {
+  report_ = BuildReport();
+  return absl::OkStatus();
+}
+
+LatencyReport LatencyAnalysis::BuildReport() {
   // perf walks its per-thread tree in descending tid order and merges into a tree keyed by
   // comm; rows then keep that order (comm descending, or tid descending with -p) among equal
   // sort keys. The first thread merged (the highest tid) names the row; a later one's max

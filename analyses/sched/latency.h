@@ -62,7 +62,7 @@ struct LatencyOptions {
   // raw prev_state, so a preempted task, R+ = TASK_REPORT_MAX, is not seen as runnable and
   // its wait is not counted), name threads only from Comm records (perf's ":TID" for the
   // others) and title the count column " Switches ". Default off: R+ is R
-  // (perf 6.7+, SEMANTICS.md).
+  // (perf 6.7+, docs/sched.md).
   bool perf61 = false;
   // --time/--cpu: only delays whose switch-in (and runtime whose sched_stat_runtime) falls
   // in the window and on these CPUs; --pid/--tid/--comm: only rows of these threads (the
@@ -112,8 +112,9 @@ class LatencyAnalysis final : public EventSink {
   explicit LatencyAnalysis(LatencyOptions opts);
   EventMask wants() const override;
   absl::Status OnEvent(const Event& e) override;
-  // The table; call after the parse finished.
-  LatencyReport Report();
+  // Builds the report (analyses/common/report.h).
+  absl::Status Finish() override;
+  const LatencyReport& report() const { return report_; }
 
  private:
   enum class AtomState : uint8_t { kSleeping, kWaitCpu, kSchedIn, kIgnore };
@@ -135,6 +136,7 @@ class LatencyAnalysis final : public EventSink {
   void OnMigrate(const Event& e, const SchedMigrate& m);
   // Counts the shown threads whose delays differ from the shadow's (perf 6.1's rules).
   void ComparePerf61(LatencyReport* rep) const;
+  LatencyReport BuildReport();
 
   LatencyOptions opts_;
   Filter filter_;
@@ -147,15 +149,16 @@ class LatencyAnalysis final : public EventSink {
   // Without --compat: the same events under perf 6.1's rules, for the stderr note.
   std::unique_ptr<LatencyAnalysis> perf61_shadow_;
   LatencyInfo info_;
+  LatencyReport report_;
 };
 
 // perf sched latency's table: header, rows, TOTAL, INFO lines.
-void WriteLatencyText(const LatencyReport& r, std::ostream& out);
+void WriteText(const LatencyReport& r, std::ostream& out);
 // The stderr note when tk's default rules changed the numbers against perf 6.1's; "" when
 // they did not (or with --compat).
 std::string LatencyPerf61Note(const LatencyReport& r);
 // {"tasks": [...], "total": {...}, "info": {...}}
-void WriteLatencyJson(const LatencyReport& r, std::ostream& out);
+void WriteJson(const LatencyReport& r, std::ostream& out);
 
 }  // namespace tk::sched
 

@@ -60,7 +60,7 @@ void AppendInfo(std::string* out, const LatencyInfo& i) {
 
 }  // namespace
 
-void WriteLatencyText(const LatencyReport& r, std::ostream& out) {
+void WriteText(const LatencyReport& r, std::ostream& out) {
   std::string s;
   s += "\n";
   s += kRule;
@@ -83,7 +83,7 @@ void WriteLatencyText(const LatencyReport& r, std::ostream& out) {
   out << s;
 }
 
-void WriteLatencyJson(const LatencyReport& r, std::ostream& out) {
+void WriteJson(const LatencyReport& r, std::ostream& out) {
   nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
   for (const LatencyRow& row : r.rows) {
     nlohmann::ordered_json t;

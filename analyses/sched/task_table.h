@@ -55,6 +55,11 @@ class TaskTable {
   std::string_view Intern(std::string_view s) { return interner_.Intern(s); }
 
  private:
+  void OnSampleThread(const Event& e);
+  void OnComm(const Event& e, const tk::Comm& c);
+  void OnFork(const Fork& f);
+  void OnSchedFork(const SchedFork& f);
+
   absl::flat_hash_map<int32_t, TaskInfo> tasks_;
   Interner interner_;
   bool record_names_only_ = false;

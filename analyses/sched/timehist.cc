@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "analyses/sched/perf_format.h"
+#include "analyses/sched/timehist_rules.h"
 #include "core/absl_compat.h"
 #include "core/timestamp.h"
 
@@ -29,16 +30,17 @@ double TimehistAnalysis::Stats::RelStddev() const {
 }
 
 TimehistAnalysis::TimehistAnalysis(TimehistOptions opts, std::ostream& out)
-    : opts_(std::move(opts)), out_(out) {
+    : opts_(std::move(opts)), rules_(opts_.perf61), out_(out) {
   filter_ = Filter(opts_.filter);
   if (!opts_.filter.time.empty()) {
     start_ns_ = opts_.filter.time.front().start_ns;
     end_ns_ = opts_.filter.time.front().end_ns;
   }
   if (opts_.summary_only) opts_.with_summary = true;
-  tasks_.set_record_names_only(opts_.perf61);
+  rules_.Configure(tasks_);
   if (opts_.nr_cpus > 0) visual_max_cpu_ = opts_.nr_cpus;
-  if (!opts_.summary_only && !opts_.json) Header();
+  header_cpus_ = visual_max_cpu_ + 1;
+  header_pending_ = !opts_.summary_only && !opts_.json;
 }
 
 EventMask TimehistAnalysis::wants() const {
@@ -91,28 +93,39 @@ TimehistAnalysis::Runtime& TimehistAnalysis::IdleRuntime(int32_t cpu) {
   return idle_[cpu];
 }
 
-void TimehistAnalysis::Header() {
+std::string& TimehistAnalysis::Rows() {
+  if (header_pending_) {
+    header_pending_ = false;
+    AppendHeader();
+  }
+  return buf_;
+}
+
+// perf prints the header before it reads the first event: with its initial comm column (30)
+// and the recording's CPU count, whatever the rows widen later.
+void TimehistAnalysis::AppendHeader() {
   std::string& s = buf_;
-  const int ncpus = visual_max_cpu_ + 1;
+  const int ncpus = header_cpus_;
+  const int comm_width = kCommWidth;
   AppendF(&s, "%15s %6s ", "time", "cpu");
   if (opts_.cpu_visual) {
     s += ' ';
     for (int i = 0; i < ncpus; ++i) s += "0123456789abcdef"[i % 16];
     s += ' ';
   }
-  AppendF(&s, " %-*s", comm_width_, "task name");
+  AppendF(&s, " %-*s", comm_width, "task name");
   AppendF(&s, "  %9s  %9s  %9s", "wait time", "sch delay", "run time");
   if (opts_.show_state) AppendF(&s, "  %s", "state");
   s += "\n";
   AppendF(&s, "%15s %-6s ", "", "");
   if (opts_.cpu_visual) AppendF(&s, " %*s ", ncpus, "");
-  AppendF(&s, " %-*s", comm_width_, "[tid/pid]");
+  AppendF(&s, " %-*s", comm_width, "[tid/pid]");
   AppendF(&s, "  %9s  %9s  %9s", "(msec)", "(msec)", "(msec)");
   if (opts_.show_state) AppendF(&s, "  %5s", "");  // perf 6.1 pads the units row
   s += "\n";
   AppendF(&s, "%.15s %.6s ", std::string(15, '-').c_str(), std::string(6, '-').c_str());
   if (opts_.cpu_visual) s += " " + std::string(ncpus, '-') + " ";
-  AppendF(&s, " %s", std::string(comm_width_, '-').c_str());
+  AppendF(&s, " %s", std::string(comm_width, '-').c_str());
   AppendF(&s, "  %.9s  %.9s  %.9s", "---------", "---------", "---------");
   if (opts_.show_state) AppendF(&s, "  %.5s", "-----");
   s += "\n";
@@ -152,28 +165,12 @@ bool UpdateRuntime(TimehistAnalysis::Runtime& r, int64_t t, int64_t tprev) {
   return delay61 != r.dt_delay;
 }
 
-// perf 6.1's task_state_char: "RSDTtZXxKWP"[ffs(raw)] with the raw TASK_REPORT bits of 4.14+
-// kernels (S 1, D 2, T 4, t 8, X 0x10, Z 0x20, P 0x40, I 0x80, R+ 0x100).
-char Perf61Letter(const TaskState& st) {
-  if (st.bits == 0) return st.preempted ? 'W' : 'R';
-  static constexpr struct {
-    uint16_t bit;
-    char c;
-  } kMap[] = {{TaskState::kS, 'S'}, {TaskState::kD, 'D'}, {TaskState::kT, 'T'},
-              {TaskState::kt, 't'}, {TaskState::kX, 'Z'}, {TaskState::kZ, 'X'},
-              {TaskState::kP, 'x'}, {TaskState::kI, 'K'}, {TaskState::kK, 'K'},
-              {TaskState::kW, 'W'}};
-  for (const auto& m : kMap)
-    if (st.bits & m.bit) return m.c;
-  return '?';
-}
-
 }  // namespace
 
 void TimehistAnalysis::PrintRow(const Event& e, const SchedSwitch& s, const Runtime& r,
                                 const std::string& comm, int64_t t, char state, bool idle) {
   if (!CpuWanted(e.cpu)) return;
-  std::string& b = buf_;
+  std::string& b = Rows();
   if (opts_.json) {
     b += "{\"type\":\"switch\",\"ts_ns\":";
     b += std::to_string(t);
@@ -213,61 +210,40 @@ void TimehistAnalysis::PrintRow(const Event& e, const SchedSwitch& s, const Runt
   FlushIfBig(&buf_, out_);
 }
 
+bool TimehistAnalysis::ClipToWindow(int64_t* t, int64_t* tprev) const {
+  // Rows inside the window only; the first run is cut at the window's start, the last at its
+  // end; a task whose sched-in was not seen is left out at the end.
+  if (start_ns_ && start_ns_ > *t) return false;
+  if (*tprev && start_ns_ > *tprev) *tprev = start_ns_;
+  if (end_ns_) {
+    if (!*tprev || *tprev > end_ns_) return false;
+    if (*t > end_ns_) *t = end_ns_;
+  }
+  return true;
+}
+
 void TimehistAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
   if (!ValidCpu(e.cpu) && e.cpu != -1) return;  // corrupt CPU number
   const int32_t cpu = std::max(e.cpu, 0);
   max_cpu_ = std::max(max_cpu_, cpu);
   if (static_cast<size_t>(cpu) >= last_switch_.size()) last_switch_.resize(cpu + 1, 0);
   const bool idle = s.prev_pid == 0;
-  const char state = opts_.perf61 ? Perf61Letter(s.prev_state) : s.prev_state.Letter();
-  int64_t t = e.ts_ns;
-  Runtime* tr = nullptr;
-  // perf charges the row to the sample's thread, not prev_pid: they differ when perf could
-  // not name an exiting task (":-1 -1" in perf script). Only --compat perf-6.1 copies that.
-  int32_t tid = s.prev_pid;
-  if (opts_.perf61 && !idle && e.tid != s.prev_pid) {
-    tid = e.tid != 0 ? e.tid : e.pid;
-    TaskInfo& t = tasks_.Get(tid);
-    if (t.pid < 0 && e.pid >= 0) t.pid = e.pid;  // perf's thread (pid 5593, tid -1)
-  }
+  const char state = rules_.StateLetter(s.prev_state);
+  const int32_t tid = rules_.RowThread(e, s, tasks_);
   // -I: perf names the CPU's last thread before it filters; only switches with idle on
   // one side count.
   if (opts_.idle_hist && !idle) IdleRuntime(cpu).last_thread = tid;
   bool skipped = Filtered(tid);
   if (opts_.idle_hist && s.prev_pid != 0 && s.next_pid != 0) skipped = true;
+  int64_t t = e.ts_ns;
+  Runtime* tr = nullptr;
   if (!skipped) {
     tr = idle ? &IdleRuntime(cpu) : &runtime_[tid];
     int64_t tprev = last_switch_[cpu];
-    bool skip = false;
-    // A window: rows inside it only; the first run is cut at the window's start, the last
-    // at its end; a task whose sched-in was not seen is left out at the end.
-    if (start_ns_ && start_ns_ > t) {
-      skip = true;
-    } else {
-      if (tprev && start_ns_ > tprev) tprev = start_ns_;
-      if (end_ns_) {
-        if (!tprev || tprev > end_ns_) skip = true;
-        else if (t > end_ns_) t = end_ns_;
-      }
-    }
-    if (!skip && opts_.idle_hist) {
-      if (idle) {
-        if (CpuWanted(cpu)) UpdateRuntime(*tr, t, tprev);
-        if (tr->last_thread < 0) skip = true;  // perf prints no row then
-        else ChargeIdle(*tr, t, tprev);
-      }
-      if (!skip && !opts_.summary_only) PrintRow(e, s, *tr, CommStr(tid, idle), t, state, idle);
-      skip = true;
-    }
-    if (!skip) {
-      if (CpuWanted(cpu)) {
-        bool differs = UpdateRuntime(*tr, t, tprev);
-        // With --state (or its summary split), R+ is preemption here, sleep ('W') in 6.1.
-        if (opts_.show_state && !idle && Perf61Letter(s.prev_state) != state) differs = true;
-        ++rows_;
-        perf61_rows_differ_ += differs && !opts_.perf61;
-      }
-      if (!opts_.summary_only) PrintRow(e, s, *tr, CommStr(tid, idle), t, state, idle);
+    if (ClipToWindow(&t, &tprev)) {
+      Switch sw{e, s, *tr, cpu, tid, t, tprev, state, idle};
+      if (opts_.idle_hist) IdleHistSwitch(sw);
+      else CountSwitch(sw);
     }
   }
   if (hist_start_ == 0 && t >= start_ns_) hist_start_ = t;
@@ -275,10 +251,32 @@ void TimehistAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
   if (tr) {
     tr->last_time = e.ts_ns;
     tr->last_state = state;
-    tr->ready_to_run = state == 'R' && !opts_.perf61 ? t : 0;
+    tr->ready_to_run = rules_.ReadyAtSwitchOut(state) ? t : 0;
     tr->ready_to_run61 = 0;
   }
   last_switch_[cpu] = e.ts_ns;
+}
+
+// -I: only the idle periods count (charged to the task that went idle), and a row is shown
+// for each switch with idle on one side.
+void TimehistAnalysis::IdleHistSwitch(const Switch& w) {
+  if (w.idle) {
+    if (CpuWanted(w.cpu)) UpdateRuntime(w.r, w.t, w.tprev);
+    if (w.r.last_thread < 0) return;  // perf prints no row then
+    ChargeIdle(w.r, w.t, w.tprev);
+  }
+  if (!opts_.summary_only) PrintRow(w.e, w.s, w.r, CommStr(w.tid, w.idle), w.t, w.state, w.idle);
+}
+
+void TimehistAnalysis::CountSwitch(const Switch& w) {
+  if (CpuWanted(w.cpu)) {
+    bool differs = UpdateRuntime(w.r, w.t, w.tprev);
+    // With --state (or its summary split), R+ is preemption here, sleep ('W') in 6.1.
+    if (opts_.show_state && !w.idle && Perf61Letter(w.s.prev_state) != w.state) differs = true;
+    ++rows_;
+    perf61_rows_differ_ += differs && !rules_.perf61();
+  }
+  if (!opts_.summary_only) PrintRow(w.e, w.s, w.r, CommStr(w.tid, w.idle), w.t, w.state, w.idle);
 }
 
 void TimehistAnalysis::ChargeIdle(Runtime& idle, int64_t t, int64_t tprev) {
@@ -293,12 +291,7 @@ void TimehistAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
   if (w.kind == SchedWakeup::Kind::kWaking) seen_waking_ = true;
   if (w.kind == SchedWakeup::Kind::kWakeup && seen_waking_) return;
   if (w.pid <= 0) return;
-  if (opts_.perf61) {
-    // perf looks the wakee up as (pid 0, tid): a thread it knew no process of gets pid 0
-    // and prints as a bare comm from then on.
-    TaskInfo& t = tasks_.Get(w.pid);
-    if (t.pid < 0) t.pid = 0;
-  }
+  rules_.OnWakee(w.pid, tasks_);
   Runtime& tr = runtime_[w.pid];
   if (tr.ready_to_run == 0) tr.ready_to_run = e.ts_ns;
   if (tr.ready_to_run61 == 0) tr.ready_to_run61 = e.ts_ns;
@@ -307,7 +300,7 @@ void TimehistAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
     return;
   int32_t waker = std::max(e.tid, 0);
   if (Filtered(waker) && Filtered(w.pid)) return;
-  std::string& b = buf_;
+  std::string& b = Rows();
   if (opts_.json) {
     b += "{\"type\":\"wakeup\",\"ts_ns\":" + std::to_string(e.ts_ns);
     AppendF(&b, ",\"cpu\":%d,\"waker\":", e.cpu);
@@ -332,7 +325,7 @@ void TimehistAnalysis::OnMigrate(const Event& e, const SchedMigrate& m) {
   if (opts_.summary_only || opts_.idle_hist) return;
   int32_t mover = std::max(e.tid, 0);
   if (Filtered(mover) && Filtered(m.pid)) return;
-  std::string& b = buf_;
+  std::string& b = Rows();
   if (opts_.json) {
     b += "{\"type\":\"migrate\",\"ts_ns\":" + std::to_string(e.ts_ns);
     AppendF(&b, ",\"cpu\":%d,\"task\":", e.cpu);
@@ -368,11 +361,11 @@ absl::Status TimehistAnalysis::OnEvent(const Event& e) {
       const auto& l = std::get<Lost>(e.body);
       if (l.kind != Lost::Kind::kLost && l.kind != Lost::Kind::kOverrun) break;  // as perf
       if (opts_.json) {
-        AppendF(&buf_, "{\"type\":\"lost\",\"ts_ns\":%lld,\"cpu\":%d,\"count\":%lu}\n",
+        AppendF(&Rows(), "{\"type\":\"lost\",\"ts_ns\":%lld,\"cpu\":%d,\"count\":%lu}\n",
                 static_cast<long long>(e.ts_ns), e.cpu, static_cast<unsigned long>(l.count));
         break;
       }
-      AppendF(&buf_, "%15s lost %lu events on cpu %d\n", UsecTimestamp(e.ts_ns).c_str(),
+      AppendF(&Rows(), "%15s lost %lu events on cpu %d\n", UsecTimestamp(e.ts_ns).c_str(),
               static_cast<unsigned long>(l.count), e.cpu);
       break;
     }
@@ -383,7 +376,7 @@ absl::Status TimehistAnalysis::OnEvent(const Event& e) {
 }
 
 std::string TimehistAnalysis::Perf61Note() const {
-  if (opts_.perf61 || perf61_rows_differ_ == 0) return "";
+  if (rules_.perf61() || perf61_rows_differ_ == 0) return "";
   return absl::StrCat("sched timehist: ", perf61_rows_differ_, " of ", rows_,
                       " rows follow current perf (sch delay counted from an R/R+ switch-out",
                       opts_.show_state ? ", R+ = preempted" : "",
@@ -391,13 +384,17 @@ std::string TimehistAnalysis::Perf61Note() const {
 }
 
 absl::Status TimehistAnalysis::Finish() {
+  Rows();  // the header even when no row came
   if (opts_.with_summary) {
     if (opts_.json) JsonSummary();
     else PrintSummary();
   }
+  return absl::OkStatus();
+}
+
+void TimehistAnalysis::WriteRest() {
   out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
   buf_.clear();
-  return absl::OkStatus();
 }
 
 }  // namespace tk::sched

@@ -16,7 +16,7 @@
 // pid 0 is the per-CPU <idle> task. If the input has sched_waking, sched_wakeup is ignored.
 //
 // perf 6.1 (Debian 12) resets ready_to_run at every switch-out, so it prints a 0 sch delay
-// after an R switch-out; perf 6.12+ and tk count the wait from the switch-out (SEMANTICS.md).
+// after an R switch-out; perf 6.12+ and tk count the wait from the switch-out (docs/sched.md).
 #ifndef TK_ANALYSES_SCHED_TIMEHIST_H_
 #define TK_ANALYSES_SCHED_TIMEHIST_H_
 
@@ -30,6 +30,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "analyses/sched/task_table.h"
+#include "analyses/sched/timehist_rules.h"
 #include "core/filter.h"
 #include "core/sink.h"
 
@@ -67,13 +68,17 @@ struct TimehistOptions {
   bool perf61 = false;
 };
 
-// Streaming: rows are written to `out` as switch events arrive, the summary at Finish().
+// Streaming (analyses/common/report.h): rows are written to `out` as switch events arrive,
+// the header with the first row; Finish() builds the summary and WriteRest() writes it.
 class TimehistAnalysis final : public EventSink {
  public:
   TimehistAnalysis(TimehistOptions opts, std::ostream& out);
   EventMask wants() const override;
   absl::Status OnEvent(const Event& e) override;
   absl::Status Finish() override;
+  // After Finish(), once the pipeline succeeded: what is not written yet (the last rows, the
+  // header when no row came, the summary).
+  void WriteRest();
   // The stderr note when tk's default rules (sch delay counted from an R/R+ switch-out,
   // R+ = preempted) changed rows against perf 6.1's; "" when not (or with --compat).
   std::string Perf61Note() const;
@@ -103,22 +108,44 @@ class TimehistAnalysis final : public EventSink {
   bool CpuWanted(int32_t cpu) const;
   std::string CommStr(int32_t tid, bool idle);  // "comm[tid/pid]" and widens the column
   Runtime& IdleRuntime(int32_t cpu);
-  void Header();
+  static constexpr int kCommWidth = 30;  // perf's initial comm column
+  // The buffer rows go to, after the header when it is not written yet.
+  std::string& Rows();
+  void AppendHeader();
   // -V: " " + one character per CPU column + " " ('c' on this CPU, blanks elsewhere).
   void AppendVisual(int32_t cpu, char c, const char* pad);
   // -I: charges the idle period that just ended to the task that went idle.
   void ChargeIdle(Runtime& idle, int64_t t, int64_t tprev);
+  // A switch-out row's facts: the run of `tid` (charged to `r`) from tprev to t, clipped to
+  // the window.
+  struct Switch {
+    const Event& e;
+    const SchedSwitch& s;
+    Runtime& r;
+    int32_t cpu, tid;
+    int64_t t, tprev;
+    char state;
+    bool idle;
+  };
+  // --time: clips a run to the window; false when it lies outside.
+  bool ClipToWindow(int64_t* t, int64_t* tprev) const;
   void OnSwitch(const Event& e, const SchedSwitch& s);
+  void IdleHistSwitch(const Switch& w);
+  void CountSwitch(const Switch& w);
   void OnWakeup(const Event& e, const SchedWakeup& w);
   void OnMigrate(const Event& e, const SchedMigrate& m);
   void PrintRow(const Event& e, const SchedSwitch& s, const Runtime& r, const std::string& comm,
                 int64_t t, char state, bool idle);
+  // The tasks the summary lists, by tid: run at least once, not idle, wanted by the task
+  // filter (silently, as perf's thread__is_filtered).
+  std::vector<int32_t> SummaryTasks();
   void PrintSummary();
   void JsonSummary();
   void PrintThreadSummary(int32_t tid, const Runtime& r, uint64_t* tasks, uint64_t* switches,
                           uint64_t* run);
 
   TimehistOptions opts_;
+  TimehistRules rules_;
   std::ostream& out_;
   std::string buf_;
   TaskTable tasks_;
@@ -127,7 +154,9 @@ class TimehistAnalysis final : public EventSink {
   std::vector<int64_t> last_switch_;     // per CPU, 0 = none yet
   Filter filter_;
   int64_t start_ns_ = 0, end_ns_ = 0;  // the --time window, 0 = open
-  int comm_width_ = 30;
+  int comm_width_ = kCommWidth;
+  int header_cpus_ = 0;  // -V: the header's CPU columns (the recording's count, as perf)
+  bool header_pending_ = false;
   int32_t max_cpu_ = -1;
   int32_t visual_max_cpu_ = 4;  // -V: perf's sched->max_cpu (the recording's CPU count)
   uint64_t skipped_samples_ = 0;

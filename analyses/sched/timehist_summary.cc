@@ -27,6 +27,14 @@
 
 namespace tk::sched {
 
+std::vector<int32_t> TimehistAnalysis::SummaryTasks() {
+  std::vector<int32_t> tids;
+  for (const auto& [tid, r] : runtime_)
+    if (tid != 0 && r.run_stats.n > 0 && TaskWanted(tid)) tids.push_back(tid);
+  std::sort(tids.begin(), tids.end());
+  return tids;
+}
+
 void TimehistAnalysis::PrintThreadSummary(int32_t tid, const Runtime& r, uint64_t* tasks,
                                           uint64_t* switches, uint64_t* run) {
   ++*tasks;
@@ -79,9 +87,7 @@ void TimehistAnalysis::PrintSummary() {
           opts_.show_state ? "(msec)" : "%");
   b += std::string(117, '-') + "\n";
 
-  std::vector<int32_t> tids;
-  for (const auto& [tid, r] : runtime_)
-    if (tid != 0 && r.run_stats.n > 0) tids.push_back(tid);
+  std::vector<int32_t> tids = SummaryTasks();
   std::sort(tids.begin(), tids.end(), [](int32_t a, int32_t b) {
     return std::make_pair(static_cast<uint32_t>(a) % 256, a) <
            std::make_pair(static_cast<uint32_t>(b) % 256, b);
@@ -93,7 +99,6 @@ void TimehistAnalysis::PrintSummary() {
     for (int32_t tid : tids) {
       const TaskInfo* info = tasks_.Find(tid);
       if ((info && info->exited) != dead) continue;
-      if (!TaskWanted(tid)) continue;  // silently (perf's thread__is_filtered)
       PrintThreadSummary(tid, runtime_[tid], &tasks, &switches, &run);
     }
     if (!dead && tasks == 0) b += "<no still running tasks>\n";
@@ -126,16 +131,11 @@ void TimehistAnalysis::PrintSummary() {
 
 void TimehistAnalysis::JsonSummary() {
   std::string& b = buf_;
-  std::vector<int32_t> tids;
-  for (const auto& [tid, r] : runtime_)
-    if (tid != 0 && r.run_stats.n > 0) tids.push_back(tid);
-  std::sort(tids.begin(), tids.end());
   uint64_t tasks = 0, switches = 0, run = 0;
-  for (int32_t tid : tids) {
+  for (int32_t tid : SummaryTasks()) {
     const Runtime& r = runtime_[tid];
     const TaskInfo* info = tasks_.Find(tid);
     int32_t pid = info && info->pid >= 0 ? info->pid : tid;
-    if (!TaskWanted(tid)) continue;
     ++tasks;
     switches += static_cast<uint64_t>(r.run_stats.n);
     run += r.total_run;

@@ -36,22 +36,23 @@ absl::Status TopAnalysis::OnEvent(const Event& e) {
   return absl::OkStatus();
 }
 
-std::vector<TopEntry> TopAnalysis::Entries() const {
+absl::Status TopAnalysis::Finish() {
   auto copy = heap_;
-  std::vector<TopEntry> v;
+  std::vector<TopEntry>& v = report_.entries;
+  v.clear();
   while (!copy.empty()) {
     v.push_back(copy.top());
     copy.pop();
   }
   std::reverse(v.begin(), v.end());
-  return v;
+  return absl::OkStatus();
 }
 
-void TopAnalysis::WriteText(std::ostream& out) const {
+void WriteText(const TopReport& r, std::ostream& out) {
   std::string s;
   AppendF(&s, "%-18s %-18s %12s %8s %4s  %-24s %s\n", "Wakeup", "Switch", "Latency (us)",
           "Priority", "CPU", "Wakee", "Waker");
-  for (const TopEntry& t : Entries()) {
+  for (const TopEntry& t : r.entries) {
     std::string wakee = absl::StrCat(t.comm, " (", t.tid, ")");
     std::string waker = t.waker_tid < 0 ? "?"
                         : absl::StrCat(t.preempted ? "(preempted by) " : "", t.waker_comm,
@@ -63,9 +64,9 @@ void TopAnalysis::WriteText(std::ostream& out) const {
   out << s;
 }
 
-void TopAnalysis::WriteJson(std::ostream& out) const {
+void WriteJson(const TopReport& r, std::ostream& out) {
   nlohmann::ordered_json arr = nlohmann::ordered_json::array();
-  for (const TopEntry& t : Entries()) {
+  for (const TopEntry& t : r.entries) {
     nlohmann::ordered_json j;
     j["wakeup_ns"] = t.ready_ns;
     j["switch_ns"] = t.run_ns;

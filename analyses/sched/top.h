@@ -34,15 +34,18 @@ struct TopEntry {
   bool preempted = false;
 };
 
+// Longest first; ties by earlier wakeup.
+struct TopReport {
+  std::vector<TopEntry> entries;
+};
+
 class TopAnalysis final : public EventSink {
  public:
   explicit TopAnalysis(TopOptions opts) : opts_(opts), tracker_(opts_.filter) {}
   EventMask wants() const override { return DelayTracker::Wants(); }
   absl::Status OnEvent(const Event& e) override;
-  // Longest first; ties by earlier wakeup.
-  std::vector<TopEntry> Entries() const;
-  void WriteText(std::ostream& out) const;
-  void WriteJson(std::ostream& out) const;
+  absl::Status Finish() override;  // builds the report (analyses/common/report.h)
+  const TopReport& report() const { return report_; }
 
  private:
   struct Later {  // min-heap on delay: the top of the heap is the smallest kept
@@ -54,7 +57,11 @@ class TopAnalysis final : public EventSink {
   TopOptions opts_;
   DelayTracker tracker_;
   std::priority_queue<TopEntry, std::vector<TopEntry>, Later> heap_;
+  TopReport report_;
 };
+
+void WriteText(const TopReport& r, std::ostream& out);
+void WriteJson(const TopReport& r, std::ostream& out);
 
 }  // namespace tk::sched
 

@@ -31,8 +31,9 @@ absl::Status UtilAnalysis::OnEvent(const Event& e) {
   return absl::OkStatus();
 }
 
-std::vector<CpuUtil> UtilAnalysis::Result() const {
-  std::vector<CpuUtil> out;
+absl::Status UtilAnalysis::Finish() {
+  std::vector<CpuUtil>& out = report_.cpus;
+  out.clear();
   CpuUtil sum;
   for (size_t i = 0; i < cpus_.size(); ++i) {
     const Cpu& c = cpus_[i];
@@ -51,14 +52,14 @@ std::vector<CpuUtil> UtilAnalysis::Result() const {
     out.push_back(u);
   }
   out.push_back(sum);
-  return out;
+  return absl::OkStatus();
 }
 
-void UtilAnalysis::WriteText(std::ostream& out) const {
+void WriteText(const UtilReport& r, std::ostream& out) {
   std::string s;
   AppendF(&s, "%5s %11s %11s %11s %8s %9s\n", "CPU", "window ms", "busy ms", "idle ms", "util %",
           "switches");
-  for (const CpuUtil& u : Result()) {
+  for (const CpuUtil& u : r.cpus) {
     double pct = u.window_ns ? 100.0 * u.busy_ns / u.window_ns : 0.0;
     if (u.cpu < 0) AppendF(&s, "%5s", "all");
     else AppendF(&s, "%5d", u.cpu);
@@ -68,10 +69,10 @@ void UtilAnalysis::WriteText(std::ostream& out) const {
   out << s;
 }
 
-void UtilAnalysis::WriteJson(std::ostream& out) const {
+void WriteJson(const UtilReport& r, std::ostream& out) {
   nlohmann::ordered_json cpus = nlohmann::ordered_json::array();
   nlohmann::ordered_json total;
-  for (const CpuUtil& u : Result()) {
+  for (const CpuUtil& u : r.cpus) {
     nlohmann::ordered_json j;
     if (u.cpu >= 0) j["cpu"] = u.cpu;
     j["window_ms"] = Ms(u.window_ns);

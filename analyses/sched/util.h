@@ -29,15 +29,18 @@ struct CpuUtil {
   uint64_t window_ns = 0, busy_ns = 0, idle_ns = 0, switches = 0;
 };
 
+// Per CPU that had a sched_switch, ascending; then the sum as cpu -1.
+struct UtilReport {
+  std::vector<CpuUtil> cpus;
+};
+
 class UtilAnalysis final : public EventSink {
  public:
   explicit UtilAnalysis(UtilOptions opts = {}) : opts_(opts), filter_(opts_.filter) {}
   EventMask wants() const override;
   absl::Status OnEvent(const Event& e) override;
-  // Per CPU that had a sched_switch, ascending; then the sum as cpu -1.
-  std::vector<CpuUtil> Result() const;
-  void WriteText(std::ostream& out) const;
-  void WriteJson(std::ostream& out) const;
+  absl::Status Finish() override;  // builds the report (analyses/common/report.h)
+  const UtilReport& report() const { return report_; }
 
  private:
   struct Cpu {
@@ -49,7 +52,11 @@ class UtilAnalysis final : public EventSink {
   Filter filter_;
   std::vector<Cpu> cpus_;
   int64_t last_ts_ = -1;
+  UtilReport report_;
 };
+
+void WriteText(const UtilReport& r, std::ostream& out);
+void WriteJson(const UtilReport& r, std::ostream& out);
 
 }  // namespace tk::sched
 

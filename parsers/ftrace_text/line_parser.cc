@@ -6,18 +6,8 @@
 namespace tk::parsers::ftrace_text {
 namespace {
 
-using tp_text::IsDigit;
-using tp_text::ParseInt32;
-using tp_text::ParseUint;
-
-std::string_view TrimRight(std::string_view s) {
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  return s;
-}
-std::string_view TrimLeft(std::string_view s) {
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  return s;
-}
+// ftrace pads its columns with spaces only (a tab belongs to the text).
+constexpr std::string_view kPad = " ";
 bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 // Position of the timestamp token that ends right before the first ": " it is followed by,
@@ -64,12 +54,12 @@ std::optional<EventLine> ParseEventLine(std::string_view line) {
   if (!ts) return std::nullopt;
   ev.ts_ns = *ts;
 
-  std::string_view head = TrimRight(line.substr(0, ts_pos));
+  std::string_view head = TrimRight(line.substr(0, ts_pos), kPad);
   if (!head.empty() && head.back() != ']') {  // the irq-info flags column
     size_t sp = head.rfind(' ');
     if (sp == std::string_view::npos) return std::nullopt;
     ev.flags = head.substr(sp + 1);
-    head = TrimRight(head.substr(0, sp));
+    head = TrimRight(head.substr(0, sp), kPad);
   }
   if (!head.empty() && head.back() != ']' && !ev.flags.empty() && IsDigit(ev.flags[0])) {
     // `trace-cmd report -l`: no brackets, the CPU number runs into the flags ("0dNs4.").
@@ -86,12 +76,12 @@ std::optional<EventLine> ParseEventLine(std::string_view line) {
     std::optional<int32_t> cpu = ParseInt32(head.substr(lb + 1, head.size() - lb - 2));
     if (!cpu || *cpu < 0) return std::nullopt;
     ev.cpu = *cpu;
-    head = TrimRight(head.substr(0, lb));
+    head = TrimRight(head.substr(0, lb), kPad);
   }
   if (!head.empty() && head.back() == ')') {  // the tgid column: "(  17589)" or "(-------)"
     size_t lp = head.rfind('(');
     if (lp == std::string_view::npos) return std::nullopt;
-    std::string_view inner = TrimLeft(head.substr(lp + 1, head.size() - lp - 2));
+    std::string_view inner = TrimLeft(head.substr(lp + 1, head.size() - lp - 2), kPad);
     if (!inner.empty() && IsDigit(inner[0])) {
       std::optional<int32_t> tgid = ParseInt32(inner);
       if (!tgid) return std::nullopt;
@@ -99,9 +89,9 @@ std::optional<EventLine> ParseEventLine(std::string_view line) {
     } else if (inner.empty() || inner.find_first_not_of('-') != std::string_view::npos) {
       return std::nullopt;  // only "(-------)" stands for an unknown tgid
     }
-    head = TrimRight(head.substr(0, lp));
+    head = TrimRight(head.substr(0, lp), kPad);
   }
-  head = TrimLeft(head);
+  head = TrimLeft(head, kPad);
   size_t dash = head.rfind('-');
   if (dash == std::string_view::npos) return std::nullopt;
   std::optional<int32_t> tid = ParseInt32(head.substr(dash + 1));
@@ -115,7 +105,7 @@ std::optional<EventLine> ParseEventLine(std::string_view line) {
   if (c != std::string_view::npos && c > 0 && (sp == std::string_view::npos || c < sp) &&
       (c + 1 == rest.size() || rest[c + 1] == ' ')) {
     ev.name = rest.substr(0, c);
-    ev.text = TrimLeft(rest.substr(c + 1));
+    ev.text = TrimLeft(rest.substr(c + 1), kPad);
   } else {
     ev.text = rest;  // the function tracer: "func <-parent"
   }
@@ -128,7 +118,7 @@ std::optional<EventLine> ParseEventLine(std::string_view line) {
 //   CPU:7 [204600 EVENTS DROPPED]
 //   CPU:1 [EVENTS DROPPED]
 std::optional<LostLine> ParseLostLine(std::string_view line) {
-  line = TrimLeft(line);
+  line = TrimLeft(line, kPad);
   if (!StartsWith(line, "CPU:")) return std::nullopt;
   size_t sp = line.find(" [");
   if (sp == std::string_view::npos || line.back() != ']') return std::nullopt;
@@ -187,14 +177,14 @@ std::optional<HeaderLine> ParseHeaderLine(std::string_view line) {
     return h;
   }
   if (StartsWith(line, "cpus=")) {
-    auto n = ParseUint(TrimRight(line.substr(5)));
+    auto n = ParseUint(TrimRight(line.substr(5), kPad));
     if (!n) return std::nullopt;
     h.kind = HeaderLine::Kind::kCpus;
     h.a = *n;
     return h;
   }
   if (StartsWith(line, "version = ")) {
-    auto n = ParseUint(TrimRight(line.substr(10)));
+    auto n = ParseUint(TrimRight(line.substr(10), kPad));
     if (!n) return std::nullopt;
     h.kind = HeaderLine::Kind::kVersion;
     h.a = *n;

@@ -2,16 +2,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "core/diag.h"
 #include "parsers/perf_data/abi.h"
 
 namespace tk::parsers::perf_data {
 namespace {
 
 constexpr size_t kFileHeaderSize = 104;
-
-absl::Status ErrorAt(uint64_t off, std::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat("offset ", off, ": ", AV(what)));
-}
 
 struct Section {
   uint64_t offset = 0, size = 0;

@@ -4,15 +4,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "core/diag.h"
 #include "core/byte_reader.h"
 #include "parsers/perf_data/abi.h"
 
 namespace tk::parsers::perf_data {
 namespace {
-
-absl::Status ErrorAt(uint64_t off, std::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat("offset ", off, ": ", AV(what)));
-}
 
 absl::Status ApplyAttr(const RawRecord& rec, Metadata* meta) {
   std::string_view body = rec.bytes.substr(8);

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "core/diag.h"
 #include "core/byte_reader.h"
 #include "parsers/perf_data/abi.h"
 
@@ -14,10 +15,6 @@ namespace {
 
 // Pipe reads: 1 MiB at a time.
 constexpr size_t kReadChunk = 1 << 20;
-
-absl::Status ErrorAt(uint64_t off, std::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat("offset ", off, ": ", AV(what)));
-}
 
 struct Header {
   uint32_t type;

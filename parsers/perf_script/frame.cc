@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "parsers/perf_script/text_util.h"
+#include "core/strings.h"
 
 namespace tk::parsers::perf_script {
 
@@ -19,7 +19,7 @@ std::optional<Frame> ParseFrameLine(std::string_view line) {
   std::string_view rest;
   std::string_view addr = NextWord(line, &rest);
   Frame f;
-  if (!ParseHex64(addr, &f.ip)) return std::nullopt;
+  if (!ParseHex(addr, &f.ip)) return std::nullopt;
   rest = Trim(rest);
   std::string_view symbol = rest;
   if (!rest.empty() && rest.back() == ')') {

@@ -1,7 +1,7 @@
 #include "parsers/perf_script/header.h"
 
+#include "core/strings.h"
 #include "core/timestamp.h"
-#include "parsers/perf_script/text_util.h"
 
 namespace tk::parsers::perf_script {
 namespace {
@@ -11,15 +11,15 @@ bool ParsePidTid(std::string_view w, int32_t* pid, int32_t* tid) {
   size_t slash = w.find('/');
   if (slash == std::string_view::npos) {
     *pid = -1;
-    return ParseInt32(w, tid);
+    return ParseDecimal(w, tid);
   }
-  return ParseInt32(w.substr(0, slash), pid) && ParseInt32(w.substr(slash + 1), tid);
+  return ParseDecimal(w.substr(0, slash), pid) && ParseDecimal(w.substr(slash + 1), tid);
 }
 
 // "[003]"
 bool ParseCpu(std::string_view w, int32_t* cpu) {
   if (w.size() < 3 || w.front() != '[' || w.back() != ']') return false;
-  return ParseInt32(w.substr(1, w.size() - 2), cpu) && *cpu >= 0;
+  return ParseDecimal(w.substr(1, w.size() - 2), cpu) && *cpu >= 0;
 }
 
 // The side-band records perf script prints in place of an event name:
@@ -34,8 +34,8 @@ void ParseSideBand(std::string_view s, Header* h) {
     if (p.size() < 5 || p.front() != '(' || p.back() != ')') return false;
     p = p.substr(1, p.size() - 2);
     size_t colon = p.find(':');
-    return colon != std::string_view::npos && ParseInt32(p.substr(0, colon), a) &&
-           ParseInt32(p.substr(colon + 1), b);
+    return colon != std::string_view::npos && ParseDecimal(p.substr(0, colon), a) &&
+           ParseDecimal(p.substr(colon + 1), b);
   };
   bool fork = s.starts_with("PERF_RECORD_FORK(");
   if (fork || s.starts_with("PERF_RECORD_EXIT(")) {
@@ -67,7 +67,7 @@ void ParseSideBand(std::string_view s, Header* h) {
     size_t at = s.find(" lost ");
     if (at == std::string_view::npos) return;
     std::string_view n = NextWord(s.substr(at + 6), nullptr);
-    if (ParseU64(n, &h->lost)) h->side = samples ? SideBand::kLostSamples : SideBand::kLost;
+    if (ParseDecimal(n, &h->lost)) h->side = samples ? SideBand::kLostSamples : SideBand::kLost;
   }
 }
 
@@ -91,7 +91,7 @@ bool ParseTail(std::string_view s, Header* h) {
     return true;
   }
   if (IsDigit(w[0])) {
-    if (!ParseU64(w, &h->period)) return false;
+    if (!ParseDecimal(w, &h->period)) return false;
     h->has_period = true;
     w = NextWord(rest, &rest);
   }
@@ -106,10 +106,10 @@ bool ParseCpuLost(std::string_view line, Header* h) {
   if (!line.starts_with("CPU ") || !line.ends_with(" events lost")) return false;
   std::string_view rest;
   std::string_view cpu = NextWord(line.substr(4), &rest);
-  if (cpu.size() < 2 || cpu.back() != ':' || !ParseInt32(cpu.substr(0, cpu.size() - 1), &h->cpu))
+  if (cpu.size() < 2 || cpu.back() != ':' || !ParseDecimal(cpu.substr(0, cpu.size() - 1), &h->cpu))
     return false;
   std::string_view n = NextWord(rest, &rest);
-  if (!ParseU64(n, &h->lost) || Trim(rest) != "events lost") return false;
+  if (!ParseDecimal(n, &h->lost) || Trim(rest) != "events lost") return false;
   h->side = SideBand::kLost;
   return true;
 }

@@ -215,11 +215,7 @@ class PerfScriptParser final : public Parser {
   // PerfScriptOptions::release_parsed_pages.
   void Release(const char* upto) {
     if (upto - released_ < static_cast<ptrdiff_t>(kReleaseStep)) return;
-    static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-    uintptr_t lo = (reinterpret_cast<uintptr_t>(released_) + page - 1) & ~(page - 1);
-    uintptr_t hi = reinterpret_cast<uintptr_t>(upto) & ~(page - 1);
-    if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
-    released_ = reinterpret_cast<const char*>(hi > lo ? hi : lo);
+    released_ = ReleasePages(released_, upto);
   }
 
   PerfScriptOptions ps_;

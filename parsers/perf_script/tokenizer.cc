@@ -1,7 +1,7 @@
 #include "parsers/perf_script/tokenizer.h"
 
+#include "core/strings.h"
 #include "parsers/perf_script/header.h"
-#include "parsers/perf_script/text_util.h"
 
 namespace tk::parsers::perf_script {
 

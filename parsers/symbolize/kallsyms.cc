@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/input.h"
+#include "core/strings.h"
 
 namespace tk::parsers::symbolize {
 namespace {
@@ -41,26 +42,58 @@ bool ReadWhole(const std::string& path, std::string* out) {
   return true;
 }
 
+// One buffer holds every name (symbols are views into it): the file mapped (a copy in the
+// build-id cache, --kallsyms), or read whole (/proc/kallsyms has st_size 0). Null when the
+// file cannot be read.
+std::shared_ptr<const void> ReadKallsyms(const std::string& path, std::string_view* text) {
+  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
+  if (!in.ok()) return nullptr;
+  if (std::optional<std::string_view> m = (*in)->mapped(); m && !m->empty()) {
+    *text = *m;
+    return std::shared_ptr<Input>(std::move(*in));
+  }
+  auto copy = std::make_shared<std::string>();
+  if (!ReadWhole(path, copy.get())) return nullptr;
+  *text = *copy;
+  return copy;
+}
+
+// Moves the module symbols of `all` (finalized: every symbol has its end) to one table per
+// module, named without their "\t[module]"; what is left is the kernel's.
+void SplitModules(SymbolTable& all, KernelSymbols* ks) {
+  for (const Symbol& s : all.symbols()) {
+    if (!IsModuleSymbol(s.name)) continue;
+    size_t tab = s.name.rfind('\t');
+    if (tab == std::string_view::npos) continue;
+    std::string_view mod = s.name.substr(tab + 1);
+    if (mod.size() >= 2 && mod.front() == '[' && mod.back() == ']')
+      mod = mod.substr(1, mod.size() - 2);
+    auto it = ks->modules.find(mod);
+    if (it == ks->modules.end()) it = ks->modules.emplace(std::string(mod), SymbolTable()).first;
+    it->second.AddView(s.start, s.end - s.start, s.name.substr(0, tab), s.binding, false);
+  }
+  all.EraseIf([](const Symbol& s) {
+    return IsModuleSymbol(s.name) && s.name.find('\t') != std::string_view::npos;
+  });
+}
+
 }  // namespace
 
+std::optional<KallsymsLine> ParseKallsymsLine(std::string_view line) {
+  size_t sp = line.find(' ');
+  if (sp == std::string_view::npos || sp == 0 || sp > 16) return std::nullopt;
+  KallsymsLine l;
+  if (!ParseHex(line.substr(0, sp), &l.addr)) return std::nullopt;
+  if (line.size() - sp < 3 || line[sp + 2] != ' ') return std::nullopt;
+  l.type = line[sp + 1];
+  l.name = line.substr(sp + 3);
+  return l;
+}
+
 absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path) {
-  // One buffer holds every name (symbols are views into it): the file mapped (a copy in the
-  // build-id cache, --kallsyms), or read whole (/proc/kallsyms has st_size 0).
-  std::shared_ptr<const void> buf;
   std::string_view text;
-  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
-  if (!in.ok()) return absl::NotFoundError(absl::StrCat(path, ": cannot open kallsyms"));
-  if (std::optional<std::string_view> m = (*in)->mapped(); m && !m->empty()) {
-    text = *m;
-    buf = std::shared_ptr<Input>(std::move(*in));
-  } else {
-    auto copy = std::make_shared<std::string>();
-    if (!ReadWhole(path, copy.get())) {
-      return absl::NotFoundError(absl::StrCat(path, ": cannot open kallsyms"));
-    }
-    text = *copy;
-    buf = std::move(copy);
-  }
+  std::shared_ptr<const void> buf = ReadKallsyms(path, &text);
+  if (!buf) return absl::NotFoundError(absl::StrCat(path, ": cannot open kallsyms"));
   return ParseKallsyms(text, std::move(buf), path);
 }
 
@@ -77,31 +110,19 @@ absl::StatusOr<KernelSymbols> ParseKallsyms(std::string_view text, std::shared_p
   const char* p = text.data();
   const char* const end = p + text.size();
   while (p < end) {
-    // "ffffffff81000000 T _text" — address, type letter, name[\t[module]]
     const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
     if (!nl) nl = end;
-    const char* q = p;
-    uint64_t addr = 0;
-    bool hex = true;
-    for (; q < nl && *q != ' '; ++q) {
-      char c = *q;
-      int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-      hex = hex && d >= 0;
-      addr = addr << 4 | static_cast<uint64_t>(d < 0 ? 0 : d);
-    }
-    size_t digits = static_cast<size_t>(q - p);
-    bool ok = hex && digits > 0 && digits <= 16 && nl - q >= 3 && q[2] == ' ';
-    char type = ok ? q[1] : 0;
-    std::string_view name = ok ? std::string_view(q + 3, static_cast<size_t>(nl - q - 3)) : "";
+    std::optional<KallsymsLine> l =
+        ParseKallsymsLine(std::string_view(p, static_cast<size_t>(nl - p)));
     p = nl + 1;
-    if (!ok) continue;
-    if ((type == 'T' || type == 't') && (name == "_text" || name == "_stext")) {
-      ks.ref_symbols.emplace(name, addr);
+    if (!l) continue;
+    if ((l->type == 'T' || l->type == 't') && (l->name == "_text" || l->name == "_stext")) {
+      ks.ref_symbols.emplace(l->name, l->addr);
     }
-    if (!Wanted(type) || name.empty() || name[0] == '$') continue;
-    all.AddView(addr, 0, name, BindingOf(type), false);
+    if (!Wanted(l->type) || l->name.empty() || l->name[0] == '$') continue;
+    all.AddView(l->addr, 0, l->name, BindingOf(l->type), false);
     ++n;
-    nonzero |= addr != 0;
+    nonzero |= l->addr != 0;
   }
   if (n == 0) return absl::InvalidArgumentError(absl::StrCat(path, ": no symbols in kallsyms file"));
   if (!nonzero) {
@@ -109,20 +130,7 @@ absl::StatusOr<KernelSymbols> ParseKallsyms(std::string_view text, std::shared_p
         path, ": every kallsyms address is 0 (hidden by kptr_restrict: copy it as root)"));
   }
   all.Finalize(true);
-  // Module symbols to their module's table; what is left is the kernel's (already final).
-  for (const Symbol& s : all.symbols()) {
-    if (!IsModuleSymbol(s.name)) continue;
-    size_t tab = s.name.rfind('\t');
-    if (tab == std::string_view::npos) continue;
-    std::string_view mod = s.name.substr(tab + 1);
-    if (mod.size() >= 2 && mod.front() == '[' && mod.back() == ']') mod = mod.substr(1, mod.size() - 2);
-    auto it = ks.modules.find(mod);
-    if (it == ks.modules.end()) it = ks.modules.emplace(std::string(mod), SymbolTable()).first;
-    it->second.AddView(s.start, s.end - s.start, s.name.substr(0, tab), s.binding, false);
-  }
-  all.EraseIf([](const Symbol& s) {
-    return IsModuleSymbol(s.name) && s.name.find('\t') != std::string_view::npos;
-  });
+  SplitModules(all, &ks);  // the kernel's table is final already
   ks.kernel = std::move(all);
   ks.kernel.KeepAlive(buf);
   for (auto& [name, table] : ks.modules) {

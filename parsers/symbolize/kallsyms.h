@@ -13,6 +13,7 @@
 #include <string_view>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "parsers/symbolize/symbol_table.h"
@@ -32,6 +33,16 @@ absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path);
 // which `keep` owns. `name` prefixes errors.
 absl::StatusOr<KernelSymbols> ParseKallsyms(std::string_view text, std::shared_ptr<const void> keep,
                                             std::string_view name);
+
+// One line of a kallsyms file, "ffffffff81000000 T _text": the address (1 to 16 hex digits),
+// one space, the type letter, one space, the name (with "\t[module]" for a module's symbol;
+// may be empty). nullopt for a line of another shape.
+struct KallsymsLine {
+  uint64_t addr = 0;
+  char type = 0;
+  std::string_view name;
+};
+std::optional<KallsymsLine> ParseKallsymsLine(std::string_view line);
 
 }  // namespace tk::parsers::symbolize
 

@@ -7,6 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "core/diag.h"
+#include "core/strings.h"
 
 extern "C" {
 #include <traceevent/event-parse.h>
@@ -108,12 +110,8 @@ bool FieldsLookSane(std::string_view text) {
   for (char c : text) {
     if ((c < 0x20 || c > 0x7e) && c != '\t' && c != '\n') return false;
   }
-  size_t p = 0;
-  while (p < text.size()) {
-    size_t eol = text.find('\n', p);
-    if (eol == std::string_view::npos) eol = text.size();
-    std::string_view line = text.substr(p, eol - p);
-    p = eol + 1;
+  for (std::string_view lines = text; !lines.empty();) {
+    std::string_view line = NextPiece(&lines, "\n");
     size_t f = line.find("field:");
     if (f == std::string_view::npos) continue;
     std::string_view rest = line.substr(f + 6);
@@ -127,8 +125,7 @@ bool FieldsLookSane(std::string_view text) {
       if (depth < 0 || depth > 1) return false;
     }
     if (depth != 0) return false;
-    std::string_view base = decl.substr(0, decl.find('['));
-    while (!base.empty() && base.back() == ' ') base.remove_suffix(1);
+    std::string_view base = TrimRight(decl.substr(0, decl.find('[')), " ");
     if (base.empty() || !IsIdent(base.back())) return false;
     for (std::string_view key : {"offset:", "size:"}) {
       size_t k = rest.find(key, semi);
@@ -148,10 +145,6 @@ std::string WithoutPrintFormat(std::string_view text) {
 }
 
 }  // namespace
-
-absl::Status ErrorAt(uint64_t offset, std::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat("offset ", offset, ": ", AV(what)));
-}
 
 TraceEvents::TraceEvents(bool big_endian, int long_size, uint32_t page_size)
     : tep_(tep_alloc()), big_endian_(big_endian), page_size_(page_size) {

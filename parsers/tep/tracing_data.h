@@ -116,8 +116,6 @@ absl::Status ReadFtraceFormats(ByteReader& r, TraceEvents& ev, uint32_t* count =
 //   u32 systems, systems × {name\0, u32 n, n × {u64 size, text}}
 absl::Status ReadEventFormats(ByteReader& r, TraceEvents& ev, uint32_t* count = nullptr);
 
-// "offset N: what" as an InvalidArgument status.
-absl::Status ErrorAt(uint64_t offset, std::string_view what);
 
 }  // namespace tk::parsers::tep
 

@@ -1,48 +1,7 @@
 #include "parsers/tp_text/text_fields.h"
 
-#include <charconv>
-#include <limits>
 
 namespace tk::parsers::tp_text {
-
-std::optional<uint64_t> ParseUint(std::string_view s) {
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    base = 16;
-    s.remove_prefix(2);
-  }
-  if (s.empty()) return std::nullopt;
-  uint64_t v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
-  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
-std::optional<int64_t> ParseInt(std::string_view s) {
-  bool neg = !s.empty() && s[0] == '-';
-  if (neg) s.remove_prefix(1);
-  std::optional<uint64_t> u = ParseUint(s);
-  if (!u) return std::nullopt;
-  // A hex value is a raw bit pattern (`trace-cmd report -R` prints longs as 0x...): keep it as
-  // the two's complement it stands for.
-  bool hex = s.size() > 2 && s[1] == 'x';
-  if (hex && !neg) return static_cast<int64_t>(*u);
-  constexpr uint64_t kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
-  if (neg) {
-    if (*u > kMax + 1) return std::nullopt;
-    return *u == kMax + 1 ? std::numeric_limits<int64_t>::min() : -static_cast<int64_t>(*u);
-  }
-  if (*u > kMax) return std::nullopt;
-  return static_cast<int64_t>(*u);
-}
-
-std::optional<int32_t> ParseInt32(std::string_view s) {
-  std::optional<int64_t> v = ParseInt(s);
-  if (!v || *v < std::numeric_limits<int32_t>::min() || *v > std::numeric_limits<int32_t>::max()) {
-    return std::nullopt;
-  }
-  return static_cast<int32_t>(*v);
-}
 
 size_t FindKey(std::string_view text, std::string_view key, size_t from) {
   while (from <= text.size()) {

@@ -1,5 +1,5 @@
-// Small pure helpers for reading tracepoint text: integers without allocation, and a cursor
-// over "key=value" texts whose string values may hold spaces.
+// Small pure helpers for reading tracepoint text: a cursor over "key=value" texts whose
+// string values may hold spaces.
 //
 // Kernel print formats are "k1=v1 k2=v2 ..." where a %s value is a comm that may contain
 // spaces, brackets, '=' and ':' ("prev_comm=kworker/u4:2 H prev_pid=7", "comm=Web Content
@@ -12,17 +12,9 @@
 #include <optional>
 #include <string_view>
 
+#include "core/strings.h"  // the integers (ParseInt, ParseUint, ParseInt32), IsDigit
+
 namespace tk::parsers::tp_text {
-
-// "-12", "120", "001" (target_cpu=%03d) → value; "0x1f" (raw `trace-cmd report -R` longs) too.
-// Rejects empty text, trailing garbage and overflow.
-std::optional<int64_t> ParseInt(std::string_view s);
-// Unsigned decimal or 0x hex; rejects a sign.
-std::optional<uint64_t> ParseUint(std::string_view s);
-// ParseInt narrowed to int32 (fails outside its range).
-std::optional<int32_t> ParseInt32(std::string_view s);
-
-inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Walks "key=value" pairs left to right.
 class KvCursor {

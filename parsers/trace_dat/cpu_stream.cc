@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "core/diag.h"
 #include "parsers/trace_dat/zstd_block.h"
 
 extern "C" {
@@ -122,7 +123,7 @@ CpuStream::CpuStream(std::string_view file, const CpuData& cpu, uint32_t page_si
 CpuStream::~CpuStream() { kbuffer_free(kbuf_); }
 
 void CpuStream::Fail(uint64_t offset, std::string what) {
-  if (status_.ok()) status_ = tep::ErrorAt(offset, what);
+  if (status_.ok()) status_ = ErrorAt(offset, what);
   done_ = true;
 }
 

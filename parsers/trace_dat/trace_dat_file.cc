@@ -7,12 +7,13 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "core/diag.h"
+#include "core/strings.h"
 #include "parsers/trace_dat/zstd_block.h"
 
 namespace tk::parsers::trace_dat {
 namespace {
 
-using tep::ErrorAt;
 
 constexpr std::string_view kMagic("\x17\x08\x44tracing", 10);
 constexpr int kMaxOptionSections = 1024;  // DONE chains longer than this are loops
@@ -34,12 +35,8 @@ int64_t ParseIntAuto(std::string_view s) {
 //   20101 record.sh
 //   3800 memfd:sealed-91
 void ParseCmdlines(std::string_view text, absl::flat_hash_map<int32_t, std::string>* comms) {
-  size_t p = 0;
-  while (p < text.size()) {
-    size_t eol = text.find('\n', p);
-    if (eol == std::string_view::npos) eol = text.size();
-    std::string_view line = text.substr(p, eol - p);
-    p = eol + 1;
+  for (std::string_view rest = text; !rest.empty();) {
+    std::string_view line = NextPiece(&rest, "\n");
     int32_t pid = 0;
     auto [ptr, ec] = std::from_chars(line.data(), line.data() + line.size(), pid);
     if (ec != std::errc() || ptr == line.data() + line.size() || *ptr != ' ') continue;

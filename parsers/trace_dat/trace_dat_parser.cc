@@ -8,6 +8,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "core/diag.h"
 #include "core/byte_reader.h"
 #include "core/run_settings.h"
 #include "parsers/tep/tep_decoder.h"
@@ -248,9 +249,9 @@ class TraceDatParser final : public Parser {
     absl::StatusOr<std::unique_ptr<TraceDatFile>> f = ReadTraceDat(data);
     if (!f.ok()) return Prefixed(in, f.status());
     const Buffer* top = (*f)->TopBuffer();
-    if (!top) return Prefixed(in, tep::ErrorAt(0, "no ring-buffer data in the file"));
+    if (!top) return Prefixed(in, ErrorAt(0, "no ring-buffer data in the file"));
     if (top->latency) {
-      return Prefixed(in, tep::ErrorAt(0, "latency-tracer (text) trace.dat is not supported"));
+      return Prefixed(in, ErrorAt(0, "latency-tracer (text) trace.dat is not supported"));
     }
     for (const Buffer& b : (*f)->buffers) {
       if (&b != top) {

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Records the "synchronous writes on a mount" fixture (SEMANTICS.md §3) into OUTDIR:
+# Records the "synchronous writes on a mount" fixture (docs/iolat.md) into OUTDIR:
 #   writesync.perf.data        perf record -a -e 'block:*' -e sched:sched_switch -e sched:sched_wakeup
 #                              minus block_{dirty,touch}_buffer (one per 4 KiB buffer head),
 #                              block_{plug,unplug} and block_io_{start,done} (accounting twins

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Records the scheduler-latency fixture (SEMANTICS.md §2) into OUTDIR, one run captured twice:
+# Records the scheduler-latency fixture (docs/sched.md) into OUTDIR, one run captured twice:
 #   sched.perf.data        perf sched record -e sched:sched_wakeup -e sched:sched_process_exit
 #                          (= perf record -a -R -c 1 -m 1024 -e <its sched events> + those two)
 #   sched.trace.dat        the same run through tracefs, trace-cmd extract (v7, zstd)

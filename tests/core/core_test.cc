@@ -8,6 +8,7 @@
 #include "core/input.h"
 #include "core/line_reader.h"
 #include "core/rwbs.h"
+#include "core/strings.h"
 #include "core/task_state.h"
 #include "core/timestamp.h"
 #include "gtest/gtest.h"
@@ -38,6 +39,43 @@ TEST(Timestamp, FormatsTruncating) {
   AppendTimestamp(267436250999, 6, &s, 5);
   AppendTimestamp(4794564109216123, 9, &s, 5);
   EXPECT_EQ(s, "x  267.4362504794564.109216123");
+}
+
+// The parsers' shared helpers: whole-text integers only, the blanks given.
+TEST(Strings, IntegersAndTrim) {
+  int32_t i = 7;
+  EXPECT_TRUE(ParseDecimal("-2147483648", &i));
+  EXPECT_EQ(i, INT32_MIN);
+  for (const char* bad : {"", "+1", " 1", "1 ", "2147483648", "0x10", "1a"})
+    EXPECT_FALSE(ParseDecimal(bad, &i)) << bad;
+  EXPECT_EQ(i, INT32_MIN);  // unchanged on failure
+  uint32_t u = 0;
+  EXPECT_FALSE(ParseDecimal("-1", &u));
+  EXPECT_TRUE(ParseDecimal("007", &u));
+  EXPECT_EQ(u, 7u);
+  uint64_t v = 0;
+  EXPECT_FALSE(ParseDecimal("1001", &v, 1000));
+  EXPECT_TRUE(ParseDecimal("1000", &v, 1000));
+  EXPECT_TRUE(ParseHex("ffffffff81000000", &v));
+  EXPECT_EQ(v, 0xffffffff81000000u);
+  EXPECT_FALSE(ParseHex("0x10", &v));
+  EXPECT_FALSE(ParseHex("1ffffffffffffffff", &v));  // 65 bits
+  EXPECT_EQ(ParseUint("0x1f"), 31u);
+  EXPECT_EQ(ParseInt("-12"), -12);
+  EXPECT_EQ(ParseInt("0xffffffffffffffff"), -1);  // a raw long's bit pattern
+  EXPECT_FALSE(ParseInt32("2147483648"));
+  EXPECT_EQ(Trim(" \tx y\r"), "x y");
+  EXPECT_EQ(TrimRight("x \t", " "), "x \t");
+  EXPECT_EQ(TrimLeft("   "), "");
+  std::string_view rest;
+  EXPECT_EQ(NextWord("  ab cd", &rest), "ab");
+  EXPECT_EQ(rest, " cd");
+  std::string_view pieces = "a,,b c,";
+  EXPECT_EQ(NextPiece(&pieces, ", "), "a");
+  EXPECT_EQ(NextPiece(&pieces, ", "), "");
+  EXPECT_EQ(NextPiece(&pieces, ", "), "b");
+  EXPECT_EQ(NextPiece(&pieces, ", "), "c");
+  EXPECT_TRUE(pieces.empty());  // no empty piece after the final delimiter
 }
 
 TEST(Rwbs, RoundTripsKernelStrings) {

@@ -98,25 +98,44 @@ TEST(Refused, CompressedInputNamesItsCompression) {
   }
 }
 
-// One line naming what is missing and what to record.
+// One line naming what is missing and what to record, and nothing on stdout (no column
+// header, no empty report), from a file and from stdin.
 TEST(Refused, InputWithoutTheEventsACommandReads) {
   std::string cpu_clock = SourcePath("testdata/perf_data/a.data");  // perf record -a, cpu-clock
   for (const char* sub : {"latency", "timehist", "hist", "top", "util"}) {
-    RunResult r = RunTk({"sched", sub, cpu_clock});
-    EXPECT_EQ(r.exit_code, 1) << sub;
-    // No report (timehist has printed its column header when it learns of the lack).
-    if (std::string(sub) != "timehist") EXPECT_EQ(r.out, "") << sub;
-    EXPECT_NE(r.err.find("no sched:sched_switch events: record with perf sched record"),
-              std::string::npos)
-        << sub << ": " << r.err;
+    for (const std::string& in : {cpu_clock, std::string("-")}) {
+      RunResult r = RunOn({"sched", sub}, in, in == "-" ? cpu_clock : "");
+      EXPECT_EQ(r.exit_code, 1) << sub;
+      EXPECT_EQ(r.out, "") << sub << " " << in;
+      EXPECT_NE(r.err.find("no sched:sched_switch events: record with perf sched record"),
+                std::string::npos)
+          << sub << ": " << r.err;
+    }
   }
-  // iolat on a recording of sched events only (perf sched record).
+  for (std::vector<std::string> flags :
+       {std::vector<std::string>{"-s"}, {"-S"}, {"-V"}, {"--state", "-w"}, {"--json"}}) {
+    std::vector<std::string> cmd = {"sched", "timehist"};
+    cmd.insert(cmd.end(), flags.begin(), flags.end());
+    RunResult r = RunOn(cmd, cpu_clock);
+    EXPECT_EQ(r.exit_code, 1) << flags[0];
+    EXPECT_EQ(r.out, "") << flags[0];
+  }
+  // iolat on a recording of sched events only (perf sched record): every report.
   std::string sched_only = SourcePath("testdata/recorded/sched/sched.perf.data");
-  for (const char* sub : {"latency", "hist", "top", "log"}) {
-    RunResult r = RunTk({"iolat", sub, sched_only});
-    EXPECT_EQ(r.exit_code, 1) << sub;  // (its empty report is printed before the check)
-    EXPECT_EQ(r.err, "tk: " + sched_only + ": no block request events: record with perf record "
-                     "-e 'block:*' -a (tk info lists what the file holds)\n") << sub;
+  for (const char* sub : {"", "latency", "hist", "top", "log"}) {
+    for (bool json : {false, true}) {
+      std::vector<std::string> cmd = {"iolat"};
+      if (*sub) cmd.push_back(sub);
+      if (json) cmd.push_back("--json");
+      for (const std::string& in : {sched_only, std::string("-")}) {
+        RunResult r = RunOn(cmd, in, in == "-" ? sched_only : "");
+        std::string name = in == "-" ? "<stdin>" : sched_only;
+        EXPECT_EQ(r.exit_code, 1) << sub;
+        EXPECT_EQ(r.out, "") << sub << " json " << json;
+        EXPECT_EQ(r.err, "tk: " + name + ": no block request events: record with perf record "
+                         "-e 'block:*' -a (tk info lists what the file holds)\n") << sub;
+      }
+    }
   }
   RunResult nostack = RunTk({"fold", SourcePath("testdata/recorded/sched/sched.trace.dat")});
   EXPECT_EQ(nostack.exit_code, 1);

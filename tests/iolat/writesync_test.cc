@@ -22,7 +22,7 @@ constexpr char kMounts[] =
     "45 27 7:1 / /mnt/async rw,relatime - ext4 /dev/loop1 rw\n";
 
 // One 64 KiB write's request life on `minor`, queued by `comm`.
-void Write(IolatAnalysis& a, int64_t t, uint32_t minor, const char* rwbs, uint64_t sector,
+void Write(WriteSyncAnalysis& a, int64_t t, uint32_t minor, const char* rwbs, uint64_t sector,
            const char* comm, int32_t pid) {
   for (const Event& e : {Block(t, S::kBioQueue, 7, minor, rwbs, sector, 128, comm, pid),
                          Block(t + 100, S::kGetRq, 7, minor, rwbs, sector, 128, comm, pid),
@@ -32,15 +32,15 @@ void Write(IolatAnalysis& a, int64_t t, uint32_t minor, const char* rwbs, uint64
   }
 }
 
-nlohmann::json Analyze(const std::function<void(IolatAnalysis&)>& feed, bool with_mounts) {
+nlohmann::json Analyze(const std::function<void(WriteSyncAnalysis&)>& feed, bool with_mounts) {
   auto mounts = MountTable::Parse(kMounts, "m");
-  Options o;
-  o.json = true;
+  WriteSyncOptions o;
   o.mounts = with_mounts ? &*mounts : nullptr;
   std::ostringstream out;
-  IolatAnalysis a(o, &out);
+  WriteSyncAnalysis a(o);
   feed(a);
   EXPECT_TRUE(a.Finish().ok());
+  WriteJson(a.report(), out);
   return nlohmann::json::parse(out.str());
 }
 
@@ -52,7 +52,7 @@ const nlohmann::json& Dev(const nlohmann::json& j, const std::string& dev) {
   return none;
 }
 
-void SyncMountDd(IolatAnalysis& a) {
+void SyncMountDd(WriteSyncAnalysis& a) {
   for (int i = 0; i < 16; ++i) {
     int64_t t = 1000000 + i * 100000;
     Write(a, t, 0, "WS", 1000 + i * 128, "dd", 42);
@@ -62,12 +62,12 @@ void SyncMountDd(IolatAnalysis& a) {
   }
 }
 
-void AsyncDd(IolatAnalysis& a) {
+void AsyncDd(WriteSyncAnalysis& a) {
   for (int i = 0; i < 16; ++i) Write(a, 1000000 + i * 100000, 1, "W", 1000 + i * 128, "kworker/u8:1", 33);
   Write(a, 3000000, 1, "WSM", 8, "jbd2/loop1-8", 8);
 }
 
-void DsyncDd(IolatAnalysis& a) {
+void DsyncDd(WriteSyncAnalysis& a) {
   for (int i = 0; i < 16; ++i) Write(a, 1000000 + i * 100000, 1, "WS", 1000 + i * 128, "dd", 43);
   Write(a, 3000000, 1, "W", 8, "kworker/u8:1", 33);
 }
@@ -118,7 +118,7 @@ TEST(WriteSync, DsyncWriterOnADefaultMountIsTheApplication) {
 
 TEST(WriteSync, HalfSyncIsMixedAndReadsOnlyIsNoWrites) {
   nlohmann::json j = Analyze(
-      [](IolatAnalysis& a) {
+      [](WriteSyncAnalysis& a) {
         for (int i = 0; i < 8; ++i) Write(a, 1000 + i * 100000, 1, "WS", 1000 + i * 128, "dd", 43);
         for (int i = 0; i < 8; ++i)
           Write(a, 2000000 + i * 100000, 1, "W", 9000 + i * 128, "kworker/u8:1", 33);
@@ -133,7 +133,7 @@ TEST(WriteSync, HalfSyncIsMixedAndReadsOnlyIsNoWrites) {
 
 TEST(WriteSync, StackedTrafficIsShownNotBlamed) {
   nlohmann::json j = Analyze(
-      [](IolatAnalysis& a) {
+      [](WriteSyncAnalysis& a) {
         for (int i = 0; i < 4; ++i) {
           int64_t t = 1000 + i * 10000;
           ASSERT_TRUE(a.OnEvent(Block(t, S::kBioQueue, 252, 2, "WS", 488 + i * 8, 8, "dd", 9615)).ok());
@@ -159,7 +159,7 @@ TEST(WriteSync, StackedTrafficIsShownNotBlamed) {
 // write must not make the disk "async": the loop's traffic dominates, the verdict is stacked.
 TEST(WriteSync, OneStrayWriteDoesNotFlipAStackedBackingDisk) {
   nlohmann::json j = Analyze(
-      [](IolatAnalysis& a) {
+      [](WriteSyncAnalysis& a) {
         for (int i = 0; i < 92; ++i) {
           int64_t t = 1000000 + i * 100000;
           Write(a, t, 1, "WS", 1000 + i * 128, "dd", 43);
@@ -183,7 +183,7 @@ TEST(WriteSync, OneStrayWriteDoesNotFlipAStackedBackingDisk) {
   EXPECT_EQ(Dev(j, "7,1")["verdict"], "write-sync");  // the loop's own verdict stands
   // The disk's own writes, when they outweigh the stacked ones, get their own verdict.
   nlohmann::json own = Analyze(
-      [](IolatAnalysis& a) {
+      [](WriteSyncAnalysis& a) {
         ASSERT_TRUE(a.OnEvent(Block(1000, S::kBioQueue, 252, 0, "WS", 8, 8, "loop1", 2464)).ok());
         for (int i = 0; i < 4; ++i)
           ASSERT_TRUE(a.OnEvent(Block(2000 + i, S::kBioQueue, 252, 0, "W", 900 + i * 8, 8,

@@ -255,9 +255,7 @@ TEST(PerfDataCorpus, TracepointsMatchIndependentDecoder) {
     ASSERT_TRUE(ParseInput(**in, opts, sink, diag).ok());
     std::vector<Got> got;
     for (Got& g : sink.events)
-      if (g.kind != EventKind::kComm && g.kind != EventKind::kFork && g.kind != EventKind::kExit &&
-          g.kind != EventKind::kLost)
-        got.push_back(g);
+      if (IsStackEvent(g.kind)) got.push_back(g);
     ASSERT_EQ(got.size(), want.size()) << f;
     // The reference lists events in file order, tk in time order: compare sorted keys
     // "time cpu pid tid name [prev_comm prev_pid prev_prio next_comm next_pid next_prio]".

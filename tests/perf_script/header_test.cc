@@ -1,4 +1,4 @@
-// The header-line decoder: every header shape of SEMANTICS.md §1 and perf's side-band lines.
+// The header-line decoder: every header shape of docs/inputs.md and perf's side-band lines.
 #include "parsers/perf_script/header.h"
 
 #include "gtest/gtest.h"

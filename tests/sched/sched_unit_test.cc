@@ -1,5 +1,5 @@
 // The sched state machines on synthesized event sequences, numbers worked out by hand from
-// perf's rules (SEMANTICS.md §2).
+// perf's rules (docs/sched.md).
 #include <random>
 #include <sstream>
 
@@ -38,7 +38,7 @@ std::string LatencyText(const LatencyOptions& opts, const std::vector<Event>& ev
   LatencyAnalysis a(opts);
   Feed(a, ev);
   std::ostringstream out;
-  WriteLatencyText(a.Report(), out);
+  WriteText(a.report(), out);
   return out.str();
 }
 
@@ -67,7 +67,7 @@ TEST(SchedLatency, PerPidKeepsThreadsApart) {
   o.per_pid = true;
   LatencyAnalysis a(o);
   Feed(a, Scenario());
-  LatencyReport r = a.Report();
+  LatencyReport r = a.report();
   ASSERT_EQ(r.rows.size(), 3u);
   EXPECT_EQ(r.rows[0].task, "a:100");
   EXPECT_EQ(r.rows[1].task, "b:200");
@@ -89,7 +89,7 @@ TEST(SchedLatency, SortKeys) {
   o.sort = *ParseLatencySort("switch,pid");
   LatencyAnalysis a(o);
   Feed(a, Scenario());
-  LatencyReport r = a.Report();
+  LatencyReport r = a.report();
   ASSERT_EQ(r.rows.size(), 3u);
   EXPECT_EQ(r.rows[0].task, "b:200");  // 2 switches
   EXPECT_EQ(r.rows[1].task, "b:300");  // 1, higher pid first
@@ -105,7 +105,7 @@ TEST(SchedLatency, PreemptedCountsUnlessPerf61) {
   };
   LatencyAnalysis now({});
   Feed(now, ev);
-  LatencyReport r = now.Report();
+  LatencyReport r = now.report();
   ASSERT_EQ(r.rows.size(), 2u);
   EXPECT_EQ(r.rows[0].task, "a:100");
   EXPECT_EQ(r.rows[0].max_delay_ns, 700 * kUs);
@@ -114,7 +114,7 @@ TEST(SchedLatency, PreemptedCountsUnlessPerf61) {
   o.perf61 = true;
   LatencyAnalysis old(o);
   Feed(old, ev);
-  r = old.Report();
+  r = old.report();
   ASSERT_EQ(r.rows.size(), 1u);  // a's R+ wait is not seen; only b's first (0) delay
   EXPECT_EQ(r.rows[0].task, "b:200");
 }
@@ -128,12 +128,12 @@ TEST(SchedLatency, Perf61IgnoresWaking) {
   };
   LatencyAnalysis now({});
   Feed(now, ev);
-  EXPECT_EQ(now.Report().rows[0].max_delay_ns, 500 * kUs);
+  EXPECT_EQ(now.report().rows[0].max_delay_ns, 500 * kUs);
   LatencyOptions o;
   o.perf61 = true;
   LatencyAnalysis old(o);
   Feed(old, ev);
-  EXPECT_EQ(old.Report().rows[0].max_delay_ns, 490 * kUs);
+  EXPECT_EQ(old.report().rows[0].max_delay_ns, 490 * kUs);
 }
 
 TEST(SchedLatency, UnorderedWakeupIsCountedNotUsed) {
@@ -145,10 +145,10 @@ TEST(SchedLatency, UnorderedWakeupIsCountedNotUsed) {
   };
   LatencyAnalysis a({});
   Feed(a, ev);
-  LatencyReport r = a.Report();
+  LatencyReport r = a.report();
   EXPECT_EQ(r.info.nr_unordered_timestamps, 1u);
   std::ostringstream out;
-  WriteLatencyText(r, out);
+  WriteText(r, out);
   EXPECT_NE(out.str().find("  INFO: 100.000% unordered timestamps (1 out of 1)\n"),
             std::string::npos)
       << out.str();
@@ -163,19 +163,19 @@ TEST(SchedLatency, CpuModeTrustsWakeupsAndMigrations) {
   };
   LatencyAnalysis all({});
   Feed(all, ev);
-  EXPECT_EQ(all.Report().rows[0].max_delay_ns, 1000 * kUs);
+  EXPECT_EQ(all.report().rows[0].max_delay_ns, 1000 * kUs);
   LatencyOptions o;
   o.profile_cpu = 0;
   LatencyAnalysis one(o);
   Feed(one, ev);
-  EXPECT_EQ(one.Report().rows[0].max_delay_ns, 700 * kUs);
+  EXPECT_EQ(one.report().rows[0].max_delay_ns, 700 * kUs);
 }
 
 TEST(SchedLatency, JsonHasEveryField) {
   LatencyAnalysis a({});
   Feed(a, Scenario());
   std::ostringstream out;
-  WriteLatencyJson(a.Report(), out);
+  WriteJson(a.report(), out);
   for (const char* k : {"\"tasks\"", "\"task\": \"b:(2)\"", "\"pids\"", "\"runtime_ms\": 0.3",
                         "\"count\": 3", "\"avg_delay_ms\": 0.433333", "\"max_delay_ms\": 0.8",
                         "\"max_delay_start_ns\": 4200000", "\"max_delay_end_ns\": 5000000", "\"total\"",
@@ -199,6 +199,7 @@ TEST(SchedTimehist, RowsSplitWaitDelayRun) {
   std::ostringstream out;
   TimehistAnalysis a({}, out);
   Feed(a, Scenario());
+  a.WriteRest();
   std::string s = out.str();
   size_t body = 0;
   for (int i = 0; i < 3; ++i) body = s.find('\n', body) + 1;
@@ -223,6 +224,7 @@ TEST(SchedTimehist, Perf61HasNoDelayAfterR) {
   o.show_state = true;
   TimehistAnalysis a(o, out);
   Feed(a, Scenario());
+  a.WriteRest();
   EXPECT_NE(out.str().find("       0.005000 [0000]  a[100]                              2.000      "
                            "0.000      1.500      S \n"),
             std::string::npos)
@@ -237,6 +239,7 @@ TEST(SchedTimehist, FiltersAndWindow) {
   o.show_wakeups = true;
   TimehistAnalysis a(o, out);
   Feed(a, Scenario());
+  a.WriteRest();
   std::string s = out.str();
   EXPECT_EQ(s.find("b[200]                              0.000"), std::string::npos) << s;
   EXPECT_NE(s.find("awakened: b[200]"), std::string::npos) << s;  // a is the waker
@@ -251,6 +254,7 @@ TEST(SchedTimehist, SummaryTotals) {
   o.summary_only = true;
   TimehistAnalysis a(o, out);
   Feed(a, Scenario());
+  a.WriteRest();
   std::string s = out.str();
   EXPECT_EQ(s.rfind("\nRuntime summary\n", 0), 0u) << s;
   EXPECT_NE(s.find("    CPU  0 idle entire time window\n"), std::string::npos) << s;
@@ -291,7 +295,7 @@ TEST(SchedHist, DelaysFromScenario) {
   HistAnalysis h({});
   Feed(h, Scenario());
   std::ostringstream out;
-  h.WriteText(out);
+  WriteText(h.report(), out);
   std::string s = out.str();
   EXPECT_NE(s.find("       256 -> 511        : 1        |****************************************|"),
             std::string::npos) << s;
@@ -304,7 +308,7 @@ TEST(SchedHist, DelaysFromScenario) {
   HistAnalysis per_cpu(o);
   Feed(per_cpu, Scenario());
   std::ostringstream out2;
-  per_cpu.WriteText(out2);
+  WriteText(per_cpu.report(), out2);
   EXPECT_EQ(out2.str().rfind("\ncpu = 0\n", 0), 0u) << out2.str();
 }
 
@@ -330,7 +334,7 @@ TEST(SchedTop, WorstDelaysWithWaker) {
   o.n = 2;
   TopAnalysis t(o);
   Feed(t, Scenario());
-  std::vector<TopEntry> e = t.Entries();
+  std::vector<TopEntry> e = t.report().entries;
   ASSERT_EQ(e.size(), 2u);
   EXPECT_EQ(e[0].tid, 100);
   EXPECT_EQ(e[0].delay_ns, 2000u * kUs);
@@ -340,14 +344,14 @@ TEST(SchedTop, WorstDelaysWithWaker) {
   EXPECT_EQ(e[1].delay_ns, 800u * kUs);
   EXPECT_EQ(e[1].waker_tid, 100);
   std::ostringstream out;
-  t.WriteText(out);
+  WriteText(t.report(), out);
   EXPECT_NE(out.str().find("(preempted by) b (200)"), std::string::npos) << out.str();
 }
 
 TEST(SchedUtil, BusyAndIdlePerCpu) {
   UtilAnalysis u;
   Feed(u, Scenario());
-  std::vector<CpuUtil> r = u.Result();
+  std::vector<CpuUtil> r = u.report().cpus;
   ASSERT_EQ(r.size(), 3u);
   EXPECT_EQ(r[0].cpu, 0);
   EXPECT_EQ(r[0].window_ns, 7500u * kUs);
@@ -368,13 +372,14 @@ TEST(SchedLatency, LostEventsInfo) {
   LatencyAnalysis a({});
   Feed(a, ev);
   std::ostringstream out;
-  WriteLatencyText(a.Report(), out);
+  WriteText(a.report(), out);
   EXPECT_NE(out.str().find("  INFO: 45.455% lost events (5 out of 11, in 1 chunks)\n"),
             std::string::npos) << out.str();
   EXPECT_NE(out.str().find("(1 out of 2) (due to lost events?)\n"), std::string::npos);
   std::ostringstream th;
   TimehistAnalysis t({}, th);
   Feed(t, ev);
+  t.WriteRest();
   EXPECT_NE(th.str().find("       0.007000 lost 5 events on cpu 0\n"), std::string::npos)
       << th.str();
 }
@@ -404,21 +409,23 @@ TEST(SchedRobustness, RandomEvents) {
     lo.perf61 = perf61;
     LatencyAnalysis lat(lo);
     Feed(lat, ev);
-    LatencyReport r = lat.Report();
+    LatencyReport r = lat.report();
     uint64_t sum = 0;
     for (const LatencyRow& row : r.rows) sum += row.count;
     EXPECT_EQ(sum, r.total_count);
     std::ostringstream o1, o2;
-    WriteLatencyText(r, o1);
-    WriteLatencyJson(r, o2);
+    WriteText(r, o1);
+    WriteJson(r, o2);
     TimehistOptions to;
     to.perf61 = perf61;
     to.with_summary = to.show_wakeups = to.show_migrations = to.show_state = true;
     TimehistAnalysis th(to, o1);
     Feed(th, ev);
+    th.WriteRest();
     to.json = true;
     TimehistAnalysis thj(to, o2);
     Feed(thj, ev);
+    thj.WriteRest();
   }
   for (auto by : {HistOptions::By::kAll, HistOptions::By::kProcess, HistOptions::By::kCpu}) {
     HistOptions ho;
@@ -426,17 +433,17 @@ TEST(SchedRobustness, RandomEvents) {
     HistAnalysis h(ho);
     Feed(h, ev);
     std::ostringstream o;
-    h.WriteText(o);
-    h.WriteJson(o);
+    WriteText(h.report(), o);
+    WriteJson(h.report(), o);
   }
   TopAnalysis top({});
   Feed(top, ev);
-  EXPECT_LE(top.Entries().size(), 10u);
+  EXPECT_LE(top.report().entries.size(), 10u);
   UtilAnalysis u;
   Feed(u, ev);
   std::ostringstream o;
-  u.WriteText(o);
-  u.WriteJson(o);
+  WriteText(u.report(), o);
+  WriteJson(u.report(), o);
 }
 
 }  // namespace

@@ -92,6 +92,26 @@ TEST(Kallsyms, TypesModulesAndLastAliasWins) {
   EXPECT_NE(std::string(SV(zero.status().message())).find("kptr_restrict"), std::string::npos);
 }
 
+// The line parser alone: address, type letter, name (module suffix kept); other shapes refused.
+TEST(Kallsyms, LineParser) {
+  std::optional<KallsymsLine> l = ParseKallsymsLine("ffffffff81000000 T _text");
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->addr, 0xffffffff81000000u);
+  EXPECT_EQ(l->type, 'T');
+  EXPECT_EQ(l->name, "_text");
+  l = ParseKallsymsLine("ffffffffc0a01000 t veth_open\t[veth]");
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->name, "veth_open\t[veth]");
+  l = ParseKallsymsLine("0 b ");  // an empty name is a line (LoadKallsyms skips it)
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->name, "");
+  for (const char* bad : {"", "ffffffff81000000", "ffffffff81000000 T", "ffffffff81000000 TT x",
+                          "xyz T _text", " T _text", "1ffffffff81000000 T _text",
+                          "-1 T _text", "ffffffff81000000\tT _text"}) {
+    EXPECT_FALSE(ParseKallsymsLine(bad)) << bad;
+  }
+}
+
 TEST(Elf, FixtureBinarySymbolsInFileOffsetSpace) {
   std::string bin = SourcePath("testdata/perf_data/symfs/tmp/tk-perf-fixture/workload");
   std::optional<ElfImage> img = LoadElf({bin}, "");

@@ -1,0 +1,107 @@
+// The string helpers every parser shares: blanks, trimming, words and integers, over
+// std::string_view.
+//
+// Not Abseil's: Debian 12's absl::string_view is not std::string_view (core/absl_compat.h),
+// absl::StripAsciiWhitespace also strips '\n', '\v' and '\f', and absl::SimpleAtoi accepts
+// blanks and a '+' around the digits; the text formats tk reads are stricter than that.
+#ifndef TK_CORE_STRINGS_H_
+#define TK_CORE_STRINGS_H_
+
+#include <charconv>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+
+namespace tk {
+
+// The blanks of a text line: ' ', '\t' and '\r' (a CRLF file's line ends in '\r').
+inline constexpr std::string_view kBlanks = " \t\r";
+
+inline bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+// 0-15 for a hex digit, -1 for anything else.
+inline int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// `s` without the leading / trailing characters of `blanks`.
+inline std::string_view TrimLeft(std::string_view s, std::string_view blanks = kBlanks) {
+  size_t i = s.find_first_not_of(blanks);
+  return i == std::string_view::npos ? std::string_view() : s.substr(i);
+}
+inline std::string_view TrimRight(std::string_view s, std::string_view blanks = kBlanks) {
+  size_t i = s.find_last_not_of(blanks);
+  return i == std::string_view::npos ? std::string_view() : s.substr(0, i + 1);
+}
+inline std::string_view Trim(std::string_view s, std::string_view blanks = kBlanks) {
+  return TrimRight(TrimLeft(s, blanks), blanks);
+}
+
+// The first blank-separated word of `s` (leading blanks skipped); `*rest` (optional) receives
+// what follows it. Empty when `s` is blank.
+inline std::string_view NextWord(std::string_view s, std::string_view* rest) {
+  size_t i = 0;
+  while (i < s.size() && IsBlank(s[i])) ++i;
+  size_t j = i;
+  while (j < s.size() && !IsBlank(s[j])) ++j;
+  if (rest) *rest = s.substr(j);
+  return s.substr(i, j - i);
+}
+
+// Splits `*rest` at its first character of `delims`: returns what comes before it and leaves
+// what follows in `*rest` (empty after the last piece). A loop over the pieces:
+//   for (std::string_view rest = text; !rest.empty();) { std::string_view line =
+//   NextPiece(&rest, "\n"); ... }   (a final delimiter gives no empty last piece)
+inline std::string_view NextPiece(std::string_view* rest, std::string_view delims) {
+  size_t at = rest->find_first_of(delims);
+  std::string_view piece = rest->substr(0, at);
+  *rest = at == std::string_view::npos ? std::string_view() : rest->substr(at + 1);
+  return piece;
+}
+
+// A decimal integer that is the whole of `s`: digits, after a '-' for a signed T; no blanks,
+// no '+', at most `max`, no overflow ("007" is 7). On failure `*out` is unchanged.
+template <typename T>
+bool ParseDecimal(std::string_view s, T* out,
+                  std::type_identity_t<T> max = std::numeric_limits<T>::max()) {
+  static_assert(std::is_integral_v<T>);
+  T v{};
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 10);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty() || v > max) return false;
+  *out = v;
+  return true;
+}
+
+// Hex digits without "0x" that are the whole of `s` (at most 64 bits).
+inline bool ParseHex(std::string_view s, uint64_t* out) {
+  uint64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return false;
+  *out = v;
+  return true;
+}
+
+// Numbers as the kernel's print formats and trace-cmd write them: "120", "001"
+// (target_cpu=%03d), "-12", and "0x1f" (raw `trace-cmd report -R` longs). Rejects empty text,
+// trailing garbage and overflow.
+// Unsigned decimal or 0x hex; rejects a sign.
+inline std::optional<uint64_t> ParseUint(std::string_view s) {
+  uint64_t v = 0;
+  bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+  if (hex ? !ParseHex(s.substr(2), &v) : !ParseDecimal(s, &v)) return std::nullopt;
+  return v;
+}
+// Signed decimal or 0x hex; a hex value is a raw bit pattern, kept as the two's complement it
+// stands for.
+std::optional<int64_t> ParseInt(std::string_view s);
+// ParseInt narrowed to int32 (fails outside its range).
+std::optional<int32_t> ParseInt32(std::string_view s);
+
+}  // namespace tk
+
+#endif  // TK_CORE_STRINGS_H_
