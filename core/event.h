@@ -261,6 +261,10 @@ struct Event {
   // the parse ends (perf.data: symbol tables and interned names), so an analysis may keep
   // them without copying. False where they point into a reused line buffer (text formats).
   bool stable_views = false;
+  // The source knows `pid` but its own text does not show it: perf.data, whose default
+  // `perf script` header prints only the TID, so stackcollapse-perf.pl folds its roots as
+  // "comm-?/TID" (tk fold does the same). Text inputs that print no PID have pid -1 instead.
+  bool pid_hidden = false;
   Body body;
 
   EventKind kind() const { return static_cast<EventKind>(body.index()); }

@@ -1,84 +1,59 @@
-#include "analyses/fold/text_fold.h"
+#include "parsers/perf_script/split_parse.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <optional>
 #include <sstream>
 #include <thread>
 
 #include "core/input.h"
 #include "parsers/perf_script/perf_script_parser.h"
 
-namespace tk::analyses::fold {
+namespace tk::parsers::perf_script {
 namespace {
 
-using parsers::perf_script::NewPerfScriptParser;
-using parsers::perf_script::PerfScriptOptions;
-
-bool IsStackEvent(EventKind k) {
-  return k != EventKind::kComm && k != EventKind::kFork && k != EventKind::kExit &&
-         k != EventKind::kLost;
-}
-
-// Stops the parse at the first event that has an event type: the one FoldSink would keep.
-class FirstTypeSink final : public EventSink {
- public:
-  EventMask wants() const override { return EventMask::All().WithStacks(false); }
-  absl::Status OnEvent(const Event& e) override {
-    if (!IsStackEvent(e.kind()) || e.name.empty()) return absl::OkStatus();
-    name = std::string(e.name);
-    return absl::CancelledError("found");
-  }
-  std::string name;
-};
-
-// Forwards to a FoldSink and remembers the first and last timestamps (to check the order
-// across the cut).
+// Forwards to a part's sink and remembers the first and last timestamps (to check the order
+// across the cut). The span is of every event the parser emits (what a sequential parse
+// checks the order of), whatever the part's sink keeps.
 class SpanSink final : public EventSink {
  public:
-  explicit SpanSink(EventSink* fold) : fold_(fold) {}
-  EventMask wants() const override { return fold_->wants(); }
+  explicit SpanSink(EventSink* next) : next_(next) {}
+  EventMask wants() const override { return next_->wants(); }
   absl::Status OnEvent(const Event& e) override {
     if (e.ts_ns >= 0) {
       if (first < 0) first = e.ts_ns;
       last = std::max(last, e.ts_ns);
     }
-    return fold_->OnEvent(e);
+    return next_->OnEvent(e);
   }
+  absl::Status Finish() override { return next_->Finish(); }
   int64_t first = -1, last = -1;
 
  private:
-  EventSink* fold_;
+  EventSink* next_;
 };
 
 absl::Status ParseInto(std::string_view text, const std::string& name,
-                       const PerfScriptOptions& ps, const Filter* filter, EventSink& sink,
-                       Diagnostics& diag) {
+                       const PerfScriptOptions& ps, EventSink& sink, Diagnostics& diag) {
   std::unique_ptr<Input> in = Input::FromString(text, name);
-  if (!filter) return NewPerfScriptParser(ParseOptions{}, ps)->Parse(*in, sink, diag);
-  FilterSink filtered(*filter, sink);
-  return NewPerfScriptParser(ParseOptions{}, ps)->Parse(*in, filtered, diag);
+  return NewPerfScriptParser(ParseOptions{}, ps)->Parse(*in, sink, diag);
 }
 
 struct Part {
   std::string_view text;
   PerfScriptOptions ps;
-  const Filter* filter = nullptr;
+  std::unique_ptr<EventSink> sink;
   std::ostringstream err;
   absl::Status status;
   int64_t first = -1, last = -1;
   bool clean = false;
 };
 
-void RunPart(Part* p, const std::string& name, FoldSink* fold) {
+void RunPart(Part* p, const std::string& name) {
   Diagnostics diag(name, &p->err);
-  // The span is of every event (what a sequential parse checks the order of), filtered or not.
-  std::optional<FilterSink> filtered;
-  if (p->filter) filtered.emplace(*p->filter, *fold);
-  SpanSink span(filtered ? static_cast<EventSink*>(&*filtered) : fold);
-  p->status = ParseInto(p->text, name, p->ps, nullptr, span, diag);
+  SpanSink span(p->sink.get());
+  p->status = ParseInto(p->text, name, p->ps, span, diag);
   p->first = span.first;
   p->last = span.last;
   p->clean = p->status.ok() && diag.total_malformed() == 0 && diag.notes().empty();
@@ -114,57 +89,48 @@ size_t FindSplit(std::string_view text, size_t from) {
   return std::string_view::npos;
 }
 
-absl::Status FoldText(std::string_view text, const std::string& name, const TextFoldOptions& opt,
-                      FoldSink& out, Diagnostics& diag, TextFoldStats* stats) {
-  TextFoldStats ignored;
+absl::Status ParseSplit(std::string_view text, const std::string& name, const SplitOptions& opt,
+                        PartitionedSink& sinks, Diagnostics& diag, SplitStats* stats) {
+  SplitStats ignored;
   if (!stats) stats = &ignored;
-  *stats = TextFoldStats{};
+  *stats = SplitStats{};
   PerfScriptOptions seq;
   seq.release_parsed_pages = opt.release_parsed_pages;
   size_t cut = std::string_view::npos;
   if (opt.threads >= 2 && text.size() >= opt.parallel_min_bytes && text.size() >= 2) {
     cut = FindSplit(text, text.size() / 2);
   }
-  if (cut == std::string_view::npos) return ParseInto(text, name, seq, opt.filter, out, diag);
+  if (cut == std::string_view::npos) return ParseInto(text, name, seq, sinks.Whole(), diag);
 
-  // The default event type comes from the first event of the whole text.
-  std::string first_type;
-  if (out.event_type().empty()) {
+  if (EventSink* pre = sinks.Prescan()) {
     std::ostringstream ignored;
     Diagnostics quiet(name, &ignored);
-    FirstTypeSink first;
-    (void)ParseInto(text, name, PerfScriptOptions{}, opt.filter, first, quiet);
-    first_type = first.name;
-  }
-  FoldSink a(out.options()), b(out.options());
-  if (!first_type.empty()) {
-    a.SetDefaultType(first_type);
-    b.SetDefaultType(first_type);
+    (void)ParseInto(text, name, PerfScriptOptions{}, *pre, quiet);
   }
   Part pa, pb;
   pa.text = text.substr(0, cut);
   pa.ps = seq;
-  pa.filter = opt.filter;
+  pa.sink = sinks.NewPart();
   pb.text = text.substr(cut);
   pb.ps = seq;
-  pb.filter = opt.filter;
+  pb.sink = sinks.NewPart();
   std::thread t([&] {
     pb.ps.first_line = CountLines(pa.text, opt.release_parsed_pages) + 1;
-    RunPart(&pb, name, &b);
+    RunPart(&pb, name);
   });
-  RunPart(&pa, name, &a);
+  RunPart(&pa, name);
   t.join();
   bool ordered = pa.last < 0 || pb.first < 0 || pa.last <= pb.first;
   stats->parts = 2;
   if (!pa.clean || !pb.clean || !ordered) {
     stats->refolded = true;
-    // Something to report: fold again sequentially so messages are exactly a sequential run's.
-    // (Pages already released are read back from the page cache.)
-    return ParseInto(text, name, seq, opt.filter, out, diag);
+    // Something to report: parse again sequentially so messages are exactly a sequential
+    // run's. (Pages already released are read back from the page cache.)
+    return ParseInto(text, name, seq, sinks.Whole(), diag);
   }
-  out.Merge(a);
-  out.Merge(b);
+  sinks.MergePart(*pa.sink);
+  sinks.MergePart(*pb.sink);
   return absl::OkStatus();
 }
 
-}  // namespace tk::analyses::fold
+}  // namespace tk::parsers::perf_script
