@@ -1,23 +1,9 @@
 // The sniffers the registry asks (DetectFormat): ftrace text's header lines and the shape of
 // its event lines.
 #include "parsers/ftrace_text/ftrace_text_parser.h"
+#include "parsers/sniff.h"
 
 namespace tk::parsers::ftrace_text {
-namespace {
-
-bool AllDigits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (c < '0' || c > '9') return false;
-  return true;
-}
-
-std::string_view StripTrailing(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-}  // namespace
 
 bool SniffHeaderLine(std::string_view line) {
   return line.starts_with("# tracer:") || line.starts_with("cpus=") ||

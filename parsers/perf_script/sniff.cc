@@ -1,24 +1,9 @@
 // The sniffer the registry asks (DetectFormat): the shape of a `perf script` event header.
 #include "parsers/perf_script/perf_script_parser.h"
 #include "parsers/perf_script/text_util.h"
+#include "parsers/sniff.h"
 
 namespace tk::parsers::perf_script {
-namespace {
-
-bool AllDigits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!IsDigit(c)) return false;
-  return true;
-}
-
-// Only spaces and tabs: the text before " [CPU]".
-std::string_view StripTrailing(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-}  // namespace
 
 // "PID[/TID] [CPU] SECONDS.FRACTION:" after the comm (a line cut by the peek size still shows
 // it before its event name).
