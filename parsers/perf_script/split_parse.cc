@@ -123,7 +123,7 @@ absl::Status ParseSplit(std::string_view text, const std::string& name, const Sp
   bool ordered = pa.last < 0 || pb.first < 0 || pa.last <= pb.first;
   stats->parts = 2;
   if (!pa.clean || !pb.clean || !ordered) {
-    stats->refolded = true;
+    stats->reparsed = true;
     // Something to report: parse again sequentially so messages are exactly a sequential
     // run's. (Pages already released are read back from the page cache.)
     return ParseInto(text, name, seq, sinks.Whole(), diag);

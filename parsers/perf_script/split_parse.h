@@ -35,7 +35,7 @@ struct SplitOptions {
 // How a ParseSplit call went (for tests and benchmarks).
 struct SplitStats {
   int parts = 1;          // 2 when the text was cut and parsed on two threads
-  bool refolded = false;  // a half had something to report: parsed again on one thread
+  bool reparsed = false;  // a half had something to report: parsed again on one thread
 };
 
 // Parses `text` (named `name` in messages) into `sinks`; `diag` gets the malformed-line and

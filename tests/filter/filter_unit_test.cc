@@ -242,7 +242,7 @@ TEST(TextFoldFilter, TwoThreadsEqualOneAndThePreFilteredText) {
   std::string one = Fold(text, 1, &window, &s1);
   std::string two = Fold(text, 2, &window, &s2);
   EXPECT_EQ(s2.parts, 2);
-  EXPECT_FALSE(s2.refolded) << two;
+  EXPECT_FALSE(s2.reparsed) << two;
   EXPECT_EQ(one, two);
   EXPECT_EQ(one, Fold(cut, 1, nullptr, &s3));
   EXPECT_NE(one, Fold(text, 1, nullptr, &s3));

@@ -42,7 +42,7 @@ void ExpectSame(std::string_view text, FoldOptions fo = {}) {
   EXPECT_TRUE(one.ok && two.ok);
   EXPECT_EQ(one.stats.parts, 1);
   EXPECT_EQ(two.stats.parts, 2);
-  EXPECT_FALSE(two.stats.refolded) << two.err;
+  EXPECT_FALSE(two.stats.reparsed) << two.err;
   EXPECT_EQ(one.folded, two.folded);
   EXPECT_EQ(one.err, two.err);
   EXPECT_EQ(one.filtered, two.filtered);
@@ -68,7 +68,7 @@ TEST(TextFold, DefaultTypeComesFromTheWholeInput) {
   std::string text = Fixture("two-events-g.txt");
   Out one = FoldIt(text, 1), two = FoldIt(text, 2);
   EXPECT_EQ(two.stats.parts, 2);
-  EXPECT_FALSE(two.stats.refolded);
+  EXPECT_FALSE(two.stats.reparsed);
   EXPECT_EQ(one.folded, two.folded);
   EXPECT_EQ(two.filtered, "task-clock");
 }
@@ -82,7 +82,7 @@ TEST(TextFold, MessagesAsSequential) {
   Out one = FoldIt(text, 1), two = FoldIt(text, 2);
   EXPECT_NE(one.err.find("line outside an event: \"bogus line\""), std::string::npos) << one.err;
   EXPECT_NE(one.err.find("earlier than one before it"), std::string::npos) << one.err;
-  EXPECT_TRUE(two.stats.refolded);
+  EXPECT_TRUE(two.stats.reparsed);
   EXPECT_EQ(one.err, two.err);
   EXPECT_EQ(one.folded, two.folded);
 }
