@@ -87,9 +87,6 @@ absl::StatusOr<std::unique_ptr<Parser>> DetectParser(Input& in, const ParseOptio
 // `detected` (optional) receives the format.
 absl::Status ParseInput(Input& in, const ParseOptions& opts, EventSink& sink, Diagnostics& diag,
                         Format* detected = nullptr);
-// The same into an analysis that takes its input in parts (Parser::ParseParts).
-absl::Status ParseInput(Input& in, const ParseOptions& opts, PartitionedSink& sinks,
-                        Diagnostics& diag, Format* detected = nullptr);
 
 }  // namespace tk
 

@@ -109,11 +109,4 @@ absl::Status ParseInput(Input& in, const ParseOptions& opts, EventSink& sink, Di
   return (*p)->Parse(in, sink, diag);
 }
 
-absl::Status ParseInput(Input& in, const ParseOptions& opts, PartitionedSink& sinks,
-                        Diagnostics& diag, Format* detected) {
-  absl::StatusOr<std::unique_ptr<Parser>> p = DetectParser(in, opts, detected);
-  if (!p.ok()) return p.status();
-  return (*p)->ParseParts(in, sinks, diag);
-}
-
 }  // namespace tk
