@@ -7,7 +7,7 @@
 #include <string>
 
 #include "analyses/fold/fold.h"
-#include "analyses/fold/text_fold.h"
+#include "parsers/perf_script/split_parse.h"
 #include "benchmark/benchmark.h"
 #include "parsers/perf_script/perf_script_parser.h"
 #include "parsers/perf_script/tokenizer.h"
@@ -93,12 +93,13 @@ BENCHMARK(BM_PerfScriptParseNullSink)->Unit(benchmark::kMillisecond);
 void BM_FoldText(benchmark::State& state) {
   const std::string& text = Text();
   for (auto _ : state) {
-    tk::analyses::fold::TextFoldOptions to;
+    tk::parsers::perf_script::SplitOptions to;
     to.threads = static_cast<int>(state.range(0));
     tk::analyses::fold::FoldSink sink{tk::analyses::fold::FoldOptions{}};
+    tk::analyses::fold::FoldParts parts(sink, nullptr);
     std::ostringstream err;
     tk::Diagnostics diag("bench", &err);
-    benchmark::DoNotOptimize(tk::analyses::fold::FoldText(text, "bench", to, sink, diag));
+    benchmark::DoNotOptimize(tk::parsers::perf_script::ParseSplit(text, "bench", to, parts, diag));
     benchmark::DoNotOptimize(sink.distinct_stacks());
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));

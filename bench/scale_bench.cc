@@ -90,8 +90,8 @@ void BM_InProcess(benchmark::State& state) {
     }
     tk::bench::NullBuf nb;
     std::ostream out(&nb);
-    tk::sched::LatencyReport r = a.Report();
-    tk::sched::WriteLatencyText(r, out);
+    const tk::sched::LatencyReport& r = a.report();
+    tk::sched::WriteText(r, out);
     events = r.info.nr_events;
   }
   state.SetBytesProcessed(state.iterations() * FileSize(path));

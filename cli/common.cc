@@ -179,19 +179,50 @@ std::string MissingEvents(EventMask wants) {
 }  // namespace
 
 int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& sink,
-                Format* detected, const char* needs) {
+                const Pipeline& p) {
   absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
   if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
-  Diagnostics diag((*in)->name());
-  CountingForwarder counted(&sink);
-  absl::Status st = ParseInput(**in, opts, counted, diag, detected);
-  diag.PrintSummary();
-  if (!st.ok()) return Fail(SV(st.message()), kExitData);
-  if (counted.events() == 0) {
-    return Fail((*in)->name() + ": " + (needs ? std::string(needs) : MissingEvents(sink.wants())),
-                kExitData);
+  Input& input = **in;
+  // A failed read of the first bytes is an I/O error.
+  if (absl::StatusOr<std::string_view> head = input.Peek(8192); !head.ok()) {
+    return Fail(SV(head.status().message()), kExitUsage);
   }
+  Format format = Format::kUnknown;
+  absl::StatusOr<std::unique_ptr<Parser>> parser = DetectParser(input, opts, &format);
+  if (p.detected) *p.detected = format;
+  if (!parser.ok()) return Fail(SV(parser.status().message()), kExitData);
+  if (p.before_parse) {
+    if (int rc = p.before_parse(input, format, **parser); rc >= 0) return rc;
+  }
+  Diagnostics diag(input.name());
+  // Counted only where the command has no check of its own. (Parts are not counted: the only
+  // partitioned analysis, tk fold, names what its input lacks itself.)
+  CountingForwarder counted(&sink);
+  absl::Status st;
+  if (p.parts) {
+    st = (*parser)->ParseParts(input, *p.parts, diag);
+  } else if (p.nothing_reason) {
+    st = (*parser)->Parse(input, sink, diag);
+  } else {
+    st = (*parser)->Parse(input, counted, diag);
+  }
+  diag.PrintSummary();
+  if (p.after_parse) p.after_parse(diag);
+  if (!st.ok()) return Fail(SV(st.message()), kExitData);
+  std::string why = p.nothing_reason ? p.nothing_reason()
+                    : counted.events() > 0 ? std::string()
+                    : p.needs              ? std::string(p.needs)
+                                           : MissingEvents(sink.wants());
+  if (!why.empty()) return Fail(input.name() + ": " + why, kExitData);
   return kExitOk;
+}
+
+int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& sink,
+                Format* detected, const char* needs) {
+  Pipeline p;
+  p.detected = detected;
+  p.needs = needs;
+  return RunPipeline(path, opts, sink, p);
 }
 
 int FinishOutput(std::ostream& out) {

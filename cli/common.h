@@ -5,12 +5,16 @@
 #ifndef TK_CLI_COMMON_H_
 #define TK_CLI_COMMON_H_
 
+#include <functional>
 #include <iosfwd>
 #include <string>
 
 #include "CLI/CLI.hpp"
 #include "analyses/fold/frame_name.h"
+#include "core/diag.h"
 #include "core/format.h"
+#include "core/input.h"
+#include "core/part_sink.h"
 #include "core/sink.h"
 #include "parsers/parser.h"
 
@@ -42,13 +46,35 @@ struct FoldNameFlags {
 };
 void AddFoldNameFlags(CLI::App& app, FoldNameFlags* f, const std::string& filter_help);
 
-// Opens `path` ("-" = stdin), detects its format, parses it into `sink` and prints any error
-// as "tk: FILE: offset N: what" plus the malformed-record summary. An input that gave the
-// sink none of the events it wants (side-band records aside) is a data error naming what to
-// record ("no sched:sched_switch events: record with perf sched record ..."). Returns an exit
-// code.
-// `detected` (optional) receives the format; `needs` (optional) replaces the generic
-// missing-events line with the command's own ("no irq:* events: record with ...").
+// What a command adds to the one pipeline (RunPipeline); every member is optional.
+struct Pipeline {
+  // Receives the detected format.
+  Format* detected = nullptr;
+  // Replaces the generic missing-events line with the command's own ("no irq:* events:
+  // record with ...").
+  const char* needs = nullptr;
+  // The analysis takes its input in parts (Parser::ParseParts); `sink` is then its Whole().
+  PartitionedSink* parts = nullptr;
+  // After detection, before the parse: the input (named as in messages), its format and its
+  // parser (tk info reads the header facts here). Returns -1 to go on, else the exit code.
+  std::function<int(Input& in, Format f, Parser& parser)> before_parse;
+  // After the parse and the malformed-record summary, whether or not it failed, before any
+  // error is printed (tk fold prints stackcollapse's "Filtering for events" note here, tk info
+  // reads the counters).
+  std::function<void(const Diagnostics& diag)> after_parse;
+  // Replaces the missing-events check: why the parse gave the command nothing to report, as
+  // one line, or "" (tk fold names what its input lacks itself; tk info has no such check).
+  std::function<std::string()> nothing_reason;
+};
+
+// The pipeline every command runs: opens `path` ("-" = stdin; failure: exit 2), detects its
+// format once, makes its parser, parses into `sink` and prints any error as "tk: FILE: offset
+// N: what" (exit 1) after the malformed-record summary. An input that gave the sink none of
+// the events it wants (side-band records aside) is a data error naming what to record ("no
+// sched:sched_switch events: record with perf sched record ..."). Returns an exit code.
+int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& sink,
+                const Pipeline& p);
+// The same without hooks: `detected` and `needs` as in Pipeline.
 int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& sink,
                 Format* detected = nullptr, const char* needs = nullptr);
 

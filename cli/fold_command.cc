@@ -8,16 +8,13 @@
 #include <thread>
 
 #include "analyses/fold/fold.h"
-#include "analyses/fold/text_fold.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/filter_options.h"
 #include "cli/fold_offcpu.h"
 #include "core/absl_compat.h"
 #include "core/diag.h"
-#include "core/format.h"
 #include "core/input.h"
-#include "parsers/perf_script/perf_script_parser.h"
 
 namespace tk::cli {
 namespace {
@@ -70,44 +67,29 @@ int RunFold(int argc, char** argv) {
   fo.names = names.names;
   fo.event_filter = names.event_filter;
 
-  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
-  if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
-  Diagnostics diag((*in)->name());
-  absl::StatusOr<std::string_view> head = (*in)->Peek(8192);
-  if (!head.ok()) return Fail(SV(head.status().message()), kExitUsage);
-  Format format = DetectFormat(*head);
-  // perf script's default header shows only the TID, so stackcollapse shows "?" for the PID
-  // of perf.data samples; tk folds perf.data as that pipeline would.
-  fo.pid_shown = format != Format::kPerfData && format != Format::kPerfDataPipe;
   fo.worker_thread = Threads(threads) >= 2;
-  if (offcpu.on()) return RunOffCpuFold(**in, popts, offcpu, fo, filter.options(), json, diag);
+  if (offcpu.on()) {
+    absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
+    if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
+    absl::StatusOr<std::string_view> head = (*in)->Peek(8192);
+    if (!head.ok()) return Fail(SV(head.status().message()), kExitUsage);
+    Diagnostics diag((*in)->name());
+    return RunOffCpuFold(**in, popts, offcpu, fo, filter.options(), json, diag);
+  }
   analyses::fold::FoldSink sink(fo);
-  FilterSink filtered(filter, sink);
-  EventSink& target = filter.empty() ? static_cast<EventSink&>(sink) : filtered;
-
-  absl::Status st;
-  if (format == Format::kPerfScriptText) {
-    if (std::optional<std::string_view> text = (*in)->mapped()) {
-      analyses::fold::TextFoldOptions to;
-      to.threads = Threads(threads);
-      to.release_parsed_pages = true;  // Input::Open maps files read-only, privately
-      if (!filter.empty()) to.filter = &filter;
-      st = analyses::fold::FoldText(*text, (*in)->name(), to, sink, diag);
-    } else {
-      st = parsers::perf_script::NewPerfScriptParser(popts)->Parse(**in, target, diag);
+  // perf script text in memory folds in two halves on two threads (the parser splits it).
+  analyses::fold::FoldParts parts(sink, filter.empty() ? nullptr : &filter);
+  popts.threads = Threads(threads);
+  Pipeline pipe;
+  pipe.parts = &parts;
+  pipe.after_parse = [&](const Diagnostics&) {
+    if (!sink.first_filtered().empty() && sink.samples() > 0) {
+      // stackcollapse-perf.pl's message, printed when a second event type is dropped.
+      std::cerr << "Filtering for events of type: " << sink.first_filtered() << "\n";
     }
-  } else {
-    st = ParseInput(**in, popts, target, diag);
-  }
-  diag.PrintSummary();
-  if (!sink.first_filtered().empty() && sink.samples() > 0) {
-    // stackcollapse-perf.pl's message, printed when a second event type is dropped.
-    std::cerr << "Filtering for events of type: " << sink.first_filtered() << "\n";
-  }
-  if (!st.ok()) return Fail(SV(st.message()), kExitData);
-  if (std::string why = sink.NothingFoldedReason(); !why.empty()) {
-    return Fail((*in)->name() + ": " + why, kExitData);
-  }
+  };
+  pipe.nothing_reason = [&] { return sink.NothingFoldedReason(); };
+  if (int rc = RunPipeline(path, popts, parts.Whole(), pipe); rc != kExitOk) return rc;
   if (json) {
     sink.WriteJson(std::cout);
   } else {

@@ -13,8 +13,6 @@
 #include "core/stats.h"
 #include "core/timestamp.h"
 #include "nlohmann/json.hpp"
-#include "parsers/perf_data/perf_data_parser.h"
-#include "parsers/trace_dat/trace_dat_parser.h"
 
 namespace tk::cli {
 namespace {
@@ -23,7 +21,7 @@ namespace {
 class CountingSink final : public EventSink {
  public:
   // Stacks only for --call-graph dwarf files: their unwinding counters are part of the info.
-  explicit CountingSink(bool stacks = false) : stacks_(stacks) {}
+  void set_stacks(bool on) { stacks_ = on; }
   EventMask wants() const override { return EventMask::All().WithStacks(stacks_); }
   absl::Status OnEvent(const Event& e) override {
     switch (e.kind()) {
@@ -160,48 +158,51 @@ int RunInfo(int argc, char** argv) {
   app.add_flag("--json", json, "Print one JSON object");
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
 
-  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
-  if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
-  absl::StatusOr<std::string_view> head = (*in)->Peek(8192);
-  if (!head.ok()) return Fail(SV(head.status().message()), kExitUsage);
-  Format format = DetectFormat(*head);
-
   nlohmann::json j = nlohmann::json::object();
-  j["file"] = (*in)->name();
-  j["format"] = std::string(FormatName(format));
-  if (format == Format::kPerfData || format == Format::kPerfDataPipe ||
-      format == Format::kTraceDat) {
-    if (absl::Status st = (*in)->EnsureMapped(); !st.ok()) return Fail(SV(st.message()), kExitUsage);
-    auto d = format == Format::kTraceDat ? parsers::trace_dat::DescribeTraceDat(**in)
-                                         : parsers::perf_data::DescribePerfData(**in);
-    if (!d.ok()) return Fail(SV(d.status().message()), kExitData);
-    for (auto it = d->begin(); it != d->end(); ++it) j[it.key()] = *it;
-  }
   bool dwarf = false;  // an event samples user stacks (--call-graph dwarf)
-  if (j.contains("perf_events")) {
-    for (const auto& ev : j["perf_events"]) {
-      dwarf |= ev.contains("sample_type") &&
-               ev["sample_type"].dump().find("STACK_USER") != std::string::npos;
+  CountingSink counter;
+  // The header facts, before the events are counted: they say whether the file has
+  // --call-graph dwarf stacks, whose unwinding counters are part of the info.
+  auto describe = [&](Input& in, Format format, Parser& parser) -> int {
+    j["file"] = in.name();
+    j["format"] = std::string(FormatName(format));
+    if (parser.Describes()) {
+      if (absl::Status st = in.EnsureMapped(); !st.ok()) return Fail(SV(st.message()), kExitUsage);
+      absl::StatusOr<std::string> d = parser.Describe(in);
+      if (!d.ok()) return Fail(SV(d.status().message()), kExitData);
+      nlohmann::json facts = nlohmann::json::parse(*d);
+      for (auto it = facts.begin(); it != facts.end(); ++it) j[it.key()] = *it;
     }
-  }
-  opts.inline_frames = false;  // unwinding counters only: no inline lookups
-  CountingSink counter(dwarf);
-  Diagnostics diag((*in)->name());
-  absl::Status st = ParseInput(**in, opts, counter, diag);
-  diag.PrintSummary();
-  if (!st.ok()) return Fail(SV(st.message()), kExitData);
-  counter.Fill(j);
-  if (dwarf) {
-    nlohmann::json u = nlohmann::json::object();
+    if (j.contains("perf_events")) {
+      for (const auto& ev : j["perf_events"]) {
+        dwarf |= ev.contains("sample_type") &&
+                 ev["sample_type"].dump().find("STACK_USER") != std::string::npos;
+      }
+    }
+    counter.set_stacks(dwarf);
+    return -1;
+  };
+  nlohmann::json unwinding = nlohmann::json::object();
+  uint64_t malformed = 0;
+  nlohmann::json counters;
+  Pipeline pipe;
+  pipe.before_parse = describe;
+  pipe.after_parse = [&](const Diagnostics& diag) {
     for (Stat k : {Stat::kDwarfUnwoundToEnd, Stat::kDwarfCutAtDumpEnd,
                    Stat::kDwarfStoppedNoCfiOrElf, Stat::kDwarfStoppedMaxStack,
                    Stat::kDwarfNoUserRegs}) {
-      u[std::string(Describe(k).name.substr(6))] = diag.count(k);  // without "dwarf_"
+      unwinding[std::string(Describe(k).name.substr(6))] = diag.count(k);  // without "dwarf_"
     }
-    j["dwarf_unwinding"] = u;
-  }
-  if (diag.total_malformed()) j["malformed_records"] = diag.total_malformed();
-  j["counters"] = CountersJson(diag);
+    malformed = diag.total_malformed();
+    counters = CountersJson(diag);
+  };
+  pipe.nothing_reason = [] { return std::string(); };  // an input with no events is described
+  opts.inline_frames = false;  // unwinding counters only: no inline lookups
+  if (int rc = RunPipeline(path, opts, counter, pipe); rc != kExitOk) return rc;
+  counter.Fill(j);
+  if (dwarf) j["dwarf_unwinding"] = unwinding;
+  if (malformed) j["malformed_records"] = malformed;
+  j["counters"] = counters;
   if (json) {
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {

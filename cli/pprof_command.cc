@@ -21,6 +21,7 @@
 #include "core/absl_compat.h"
 #include "core/diag.h"
 #include "core/input.h"
+#include "nlohmann/json.hpp"
 #include "parsers/perf_data/perf_data_parser.h"
 
 namespace tk::cli {
@@ -30,8 +31,9 @@ namespace {
 absl::Status ReadMeta(Input& in, Format format, analyses::pprof::ProfileMeta* meta) {
   if (format != Format::kPerfData && format != Format::kPerfDataPipe) return absl::OkStatus();
   if (absl::Status st = in.EnsureMapped(); !st.ok()) return st;
-  absl::StatusOr<nlohmann::json> d = parsers::perf_data::DescribePerfData(in);
-  if (!d.ok()) return d.status();
+  absl::StatusOr<std::string> facts = parsers::perf_data::DescribePerfData(in);
+  if (!facts.ok()) return facts.status();
+  absl::StatusOr<nlohmann::json> d = nlohmann::json::parse(*facts);
   meta->perf_version = d->value("perf_version", "");
   meta->cmdline = d->value("cmdline", "");
   if (d->contains("build_ids")) {
@@ -111,7 +113,6 @@ int RunPprof(int argc, char** argv) {
   if (offcpu.off_cpu) {
     analyses::fold::FoldOptions fo;
     fo.names = po.names;
-    fo.pid_shown = format != Format::kPerfData && format != Format::kPerfDataPipe;  // as fold
     std::unique_ptr<analyses::offcpu::OffCpuSink> sink;
     if (int rc = FoldOffCpu(**in, popts, offcpu, fo, FilterOptions{}, diag, &sink); rc != kExitOk)
       return rc;

@@ -18,6 +18,7 @@
 #include "core/absl_compat.h"
 #include "core/format.h"
 #include "core/input.h"
+#include "nlohmann/json.hpp"
 #include "parsers/perf_data/perf_data_parser.h"
 #include "parsers/trace_dat/trace_dat_parser.h"
 
@@ -57,10 +58,10 @@ nlohmann::json DescribeFile(const std::string& path) {
   absl::StatusOr<std::string_view> head = (*in)->Peek(8192);
   if (!head.ok()) return {};
   Format f = DetectFormat(*head);
-  absl::StatusOr<nlohmann::json> j = absl::InternalError("");
+  absl::StatusOr<std::string> j = absl::InternalError("");
   if (f == Format::kPerfData) j = parsers::perf_data::DescribePerfData(**in);
   else if (f == Format::kTraceDat) j = parsers::trace_dat::DescribeTraceDat(**in);
-  return j.ok() ? *j : nlohmann::json{};
+  return j.ok() ? nlohmann::json::parse(*j) : nlohmann::json{};
 }
 
 // perf's "INFO: ... lost events (N out of TOTAL)": TOTAL counts every record of the file

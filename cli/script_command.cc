@@ -59,8 +59,10 @@ int RunScript(int argc, char** argv) {
   // perf pads event names to the longest of the file's events (perf.data's attrs).
   if (absl::StatusOr<std::string_view> head = (*in)->Peek(8192);
       head.ok() && DetectFormat(*head) == Format::kPerfData && (*in)->EnsureMapped().ok()) {
-    if (absl::StatusOr<nlohmann::json> d = parsers::perf_data::DescribePerfData(**in); d.ok())
-      for (const auto& ev : (*d)["perf_events"])
+    absl::StatusOr<std::string> facts = parsers::perf_data::DescribePerfData(**in);
+    nlohmann::json d = facts.ok() ? nlohmann::json::parse(*facts) : nlohmann::json::object();
+    if (d.contains("perf_events"))
+      for (const auto& ev : d["perf_events"])
         if (ev.contains("name"))
           sopts.name_width = std::max(sopts.name_width, ev["name"].get<std::string>().size());
   }

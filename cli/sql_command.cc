@@ -20,6 +20,7 @@
 #include "core/absl_compat.h"
 #include "core/diag.h"
 #include "core/input.h"
+#include "nlohmann/json.hpp"
 #include "parsers/perf_data/perf_data_parser.h"
 #include "parsers/trace_dat/trace_dat_parser.h"
 
@@ -40,13 +41,14 @@ extern "C" void RemoveTempAndDie(int sig) {
 std::map<std::string, std::string> Meta(Input& in, Format format) {
   std::map<std::string, std::string> meta = {{"file", in.name()},
                                              {"format", std::string(FormatName(format))}};
-  absl::StatusOr<nlohmann::json> d = absl::UnknownError("");
+  absl::StatusOr<std::string> facts = absl::UnknownError("");
   if (format == Format::kPerfData || format == Format::kPerfDataPipe) {
-    if (in.EnsureMapped().ok()) d = parsers::perf_data::DescribePerfData(in);
+    if (in.EnsureMapped().ok()) facts = parsers::perf_data::DescribePerfData(in);
   } else if (format == Format::kTraceDat) {
-    if (in.EnsureMapped().ok()) d = parsers::trace_dat::DescribeTraceDat(in);
+    if (in.EnsureMapped().ok()) facts = parsers::trace_dat::DescribeTraceDat(in);
   }
-  if (!d.ok()) return meta;
+  if (!facts.ok()) return meta;
+  absl::StatusOr<nlohmann::json> d = nlohmann::json::parse(*facts);
   for (const char* key : {"perf_version", "trace_cmd_version", "clock", "hostname",
                           "os_release"}) {
     auto it = d->find(key);

@@ -273,6 +273,10 @@ struct Event {
   // asks WithInfoText (tk script). Empty otherwise, and always for binary sources: tk never
   // evaluates print formats, tk script renders their typed events itself.
   std::string_view info_text;
+  // The source knows `pid` but its own text does not show it: perf.data, whose default
+  // `perf script` header prints only the TID, so stackcollapse-perf.pl folds its roots as
+  // "comm-?/TID" (tk fold does the same). Text inputs that print no PID have pid -1 instead.
+  bool pid_hidden = false;
   Body body;
 
   EventKind kind() const { return static_cast<EventKind>(body.index()); }

@@ -1,5 +1,6 @@
-// Input format detection from the first bytes, and the facts tk names when an input is none of
-// its formats (empty, compressed, already folded, text with no event line).
+// The input formats tk reads, and the facts tk names when an input is none of them (empty,
+// compressed, already folded, text with no event line). Each parser sniffs its own format;
+// DetectFormat (parsers/parser.h) asks them in order.
 #ifndef TK_CORE_FORMAT_H_
 #define TK_CORE_FORMAT_H_
 
@@ -11,23 +12,15 @@ namespace tk {
 enum class Format {
   kUnknown,
   kEmpty,           // zero bytes: refused ("empty input")
-  kPerfData,        // "PERFILE2", file mode (header size 104)
-  kPerfDataPipe,    // "PERFILE2", pipe mode (header size 16)
-  kPerfDataV1,      // "PERFFILE": obsolete, rejected with a clear message
-  kTraceDat,        // "\x17\x08\x44tracing"
+  kPerfData,        // perf.data, file mode
+  kPerfDataPipe,    // perf.data, pipe mode (perf record -o -)
+  kPerfDataV1,      // perf.data version 1: obsolete, rejected with a clear message
+  kTraceDat,        // trace-cmd's trace.dat
   kPerfScriptText,  // `perf script` output
   kFtraceText,      // /sys/kernel/tracing/trace, `trace-cmd report`
 };
 
 std::string_view FormatName(Format f);
-
-// Decides from up to the first few KiB of the input.
-//   perf.data magics (either byte order) and the trace.dat magic are exact;
-//   text: ftrace when a "# tracer:" / "cpus=" / "version = " header or a `comm-PID [CPU]` line
-//   comes first, else perf script text when a `comm PID [CPU] TIME:` or `comm PID TIME:` header
-//   line comes first. Zero bytes are kEmpty; binary data (a NUL or control byte in the first
-//   512 bytes) that has no known magic is kUnknown.
-Format DetectFormat(std::string_view head);
 
 // "gzip", "xz", "zstd" or "bzip2" when `head` starts with that compressor's magic, else "".
 std::string_view CompressionOf(std::string_view head);

@@ -48,6 +48,10 @@ class Input {
   // The whole input when it is mapped (or in memory); nullopt for streams.
   std::optional<std::string_view> mapped() const;
 
+  // The mapping is a read-only private file mapping (a regular file, or a spooled stream):
+  // pages may be dropped from the process and are read back from the page cache.
+  bool file_mapped() const { return munmap_ && map_ != nullptr; }
+
   // Makes the input mapped, spooling a stream into a temporary file first. Idempotent.
   absl::Status EnsureMapped();
 

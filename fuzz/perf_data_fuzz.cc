@@ -40,7 +40,6 @@ void RunOnce(std::unique_ptr<tk::Input> in, bool fold, bool cache = false) {
   NullSink sink;
   tk::analyses::fold::FoldOptions fo;
   fo.worker_thread = true;
-  fo.pid_shown = false;
   tk::analyses::fold::FoldSink folder(fo);
   tk::Fanout both({&sink, &folder});
   std::ostringstream err;

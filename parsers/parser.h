@@ -1,4 +1,6 @@
-// The parser interface and the registry that maps a detected Format to its parser.
+// The parser interface and the registry: each format's parser owns its sniffer (the magic
+// or line shape that names it) and its Describe(); the registry (registry.cc) asks them in
+// order, maps a detected Format to its parser and runs it.
 #ifndef TK_PARSERS_PARSER_H_
 #define TK_PARSERS_PARSER_H_
 
@@ -10,6 +12,7 @@
 #include "core/diag.h"
 #include "core/format.h"
 #include "core/input.h"
+#include "core/part_sink.h"
 #include "core/sink.h"
 
 namespace tk {
@@ -42,10 +45,43 @@ class Parser {
   // Fatal problems return a Status whose message is "NAME: offset N: what" (or "line N");
   // malformed records go to `diag` and are skipped.
   virtual absl::Status Parse(Input& in, EventSink& sink, Diagnostics& diag) = 0;
+  // The same into an analysis that can take its input in parts: a parser that can cut its
+  // input parses the parts on ParseOptions::threads threads into sinks of their own and
+  // merges them in order (perf script text in memory); the others parse once into Whole().
+  virtual absl::Status ParseParts(Input& in, PartitionedSink& sinks, Diagnostics& diag) {
+    return Parse(in, sinks.Whole(), diag);
+  }
+  // Whether Describe() has header facts for this format (binary formats do, text does not).
+  virtual bool Describes() const { return false; }
+  // The format's header facts for `tk info`, read without decoding the events: one JSON
+  // object, as text, whose keys `tk info` prints as they are. `in` must be mapped
+  // (Input::EnsureMapped).
+  virtual absl::StatusOr<std::string> Describe(Input& in) {
+    (void)in;
+    return std::string("{}");
+  }
 };
+
+// Decides from up to the first few KiB of the input, asking each parser's sniffer:
+//   perf.data magics (either byte order) and the trace.dat magic are exact;
+//   text: ftrace when a "# tracer:" / "cpus=" / "version = " header comes first; else the
+//   first line that is no comment decides: a perf script event header ("comm PID [CPU] TIME:"
+//   or "comm PID TIME:"; checked before the ftrace shape, since an exited thread's
+//   ":-1 -1 [000]" ends in "-1" like "comm-PID") is perf script text, a `comm-PID [CPU]` line
+//   ftrace text; a line starting with whitespace that is neither is skipped, any other line
+//   is perf script text (as is text of only comments). Zero bytes are kEmpty; binary data (a
+//   NUL or control byte in the first 512 bytes) that has no known magic is kUnknown.
+Format DetectFormat(std::string_view head);
 
 // The parser for `f`, or an error naming the format that is not supported.
 absl::StatusOr<std::unique_ptr<Parser>> NewParser(Format f, const ParseOptions& opts);
+
+// Detects the format of `in` (from its first 8 KiB) and makes its parser. Errors are
+// "NAME: what" for an empty input and "NAME: offset 0: what" for an unknown or unsupported
+// one; a failed read returns its Status unchanged. `detected` (optional) receives the format
+// whatever the outcome past the read.
+absl::StatusOr<std::unique_ptr<Parser>> DetectParser(Input& in, const ParseOptions& opts,
+                                                    Format* detected = nullptr);
 
 // Opens nothing: detects the format of `in`, makes its parser and runs it into `sink`.
 // `detected` (optional) receives the format.

@@ -1,3 +1,6 @@
+// The registry: asks each parser's sniffer in order, maps the detected format to its parser.
+#include <optional>
+
 #include "absl/strings/str_cat.h"
 #include "parsers/ftrace_text/ftrace_text_parser.h"
 #include "parsers/parser.h"
@@ -6,6 +9,56 @@
 #include "parsers/trace_dat/trace_dat_parser.h"
 
 namespace tk {
+namespace {
+
+bool IsBlankOrComment(std::string_view line) {
+  size_t i = line.find_first_not_of(" \t\r");
+  return i == std::string_view::npos || line[i] == '#';
+}
+
+// Binary data: a NUL or control byte in the first 512 bytes.
+bool LooksBinary(std::string_view head) {
+  size_t probe = std::min<size_t>(head.size(), 512);
+  for (size_t i = 0; i < probe; ++i) {
+    unsigned char c = head[i];
+    if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t')) return true;
+  }
+  return false;
+}
+
+// The text formats decide line by line; the last line may be cut by the peek size (a cut
+// line still shows its "comm-PID [CPU]" or "comm PID" prefix).
+Format DetectText(std::string_view head) {
+  namespace ftrace = parsers::ftrace_text;
+  namespace perf_script = parsers::perf_script;
+  while (!head.empty()) {
+    size_t nl = head.find('\n');
+    std::string_view line = head.substr(0, nl);
+    head = nl == std::string_view::npos ? std::string_view() : head.substr(nl + 1);
+    if (ftrace::SniffHeaderLine(line)) return Format::kFtraceText;
+    if (IsBlankOrComment(line)) continue;
+    // The perf script header first: ":-1    -1 [000] ..." (an exited thread in perf script)
+    // ends in "-1" like ftrace's "comm-PID".
+    if (perf_script::SniffHeaderLine(line)) return Format::kPerfScriptText;
+    if (ftrace::SniffEventLine(line)) return Format::kFtraceText;
+    // Frames of a perf script stack start with whitespace: look further.
+    if (line[0] == ' ' || line[0] == '\t') continue;
+    return Format::kPerfScriptText;
+  }
+  // Only comments and blank lines: perf script text (its parser decides whether any line is an
+  // event).
+  return Format::kPerfScriptText;
+}
+
+}  // namespace
+
+Format DetectFormat(std::string_view head) {
+  if (head.empty()) return Format::kEmpty;
+  if (std::optional<Format> f = parsers::perf_data::SniffPerfData(head)) return *f;
+  if (parsers::trace_dat::SniffTraceDat(head)) return Format::kTraceDat;
+  if (LooksBinary(head)) return Format::kUnknown;  // binary garbage is not text
+  return DetectText(head);
+}
 
 absl::StatusOr<std::unique_ptr<Parser>> NewParser(Format f, const ParseOptions& opts) {
   switch (f) {
@@ -28,8 +81,8 @@ absl::StatusOr<std::unique_ptr<Parser>> NewParser(Format f, const ParseOptions& 
   return absl::InvalidArgumentError(RefusalMessage(f, ""));
 }
 
-absl::Status ParseInput(Input& in, const ParseOptions& opts, EventSink& sink, Diagnostics& diag,
-                        Format* detected) {
+absl::StatusOr<std::unique_ptr<Parser>> DetectParser(Input& in, const ParseOptions& opts,
+                                                    Format* detected) {
   absl::StatusOr<std::string_view> head = in.Peek(8192);
   if (!head.ok()) return head.status();
   Format f = DetectFormat(*head);
@@ -43,8 +96,16 @@ absl::Status ParseInput(Input& in, const ParseOptions& opts, EventSink& sink, Di
   }
   absl::StatusOr<std::unique_ptr<Parser>> p = NewParser(f, opts);
   if (!p.ok()) {
-    return absl::Status(p.status().code(), absl::StrCat(in.name(), ": offset 0: ", p.status().message()));
+    return absl::Status(p.status().code(),
+                        absl::StrCat(in.name(), ": offset 0: ", p.status().message()));
   }
+  return p;
+}
+
+absl::Status ParseInput(Input& in, const ParseOptions& opts, EventSink& sink, Diagnostics& diag,
+                        Format* detected) {
+  absl::StatusOr<std::unique_ptr<Parser>> p = DetectParser(in, opts, detected);
+  if (!p.ok()) return p.status();
   return (*p)->Parse(in, sink, diag);
 }
 

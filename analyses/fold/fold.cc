@@ -49,7 +49,7 @@ class FoldSink::Worker {
   ~Worker() { Stop(); }
 
   void Add(const Event& e, uint64_t weight) {
-    current_->items.push_back(Item{e.comm, e.pid, e.tid, weight, e.stack.size()});
+    current_->items.push_back(Item{e.comm, ShownPid(e), e.tid, weight, e.stack.size()});
     current_->frames.insert(current_->frames.end(), e.stack.begin(), e.stack.end());
     if (current_->items.size() >= kBatch) Submit();
   }
@@ -184,7 +184,7 @@ void AppendRoot(const FoldOptions& opt, std::string_view comm, int32_t pid, int3
   std::replace(key->begin() + from, key->end(), ' ', '_');
   if (!opt.include_pid && !opt.include_tid) return;
   key->push_back('-');
-  if (opt.pid_shown && pid >= 0) {
+  if (pid >= 0) {
     AppendInt(pid, key);
   } else {
     key->push_back('?');
@@ -228,9 +228,62 @@ absl::Status FoldSink::OnEvent(const Event& e) {
     return absl::OkStatus();
   }
   if (worker_) worker_->Drain();  // the worker owns stacks_ while it has work
-  Count(e.comm, e.pid, e.tid, e.stack, weight, &key_);
+  Count(e.comm, ShownPid(e), e.tid, e.stack, weight, &key_);
   return absl::OkStatus();
 }
+
+// Stops the parse at the first event that has an event type: the one FoldSink would keep.
+class FoldParts::FirstType final : public EventSink {
+ public:
+  EventMask wants() const override { return EventMask::All().WithStacks(false); }
+  absl::Status OnEvent(const Event& e) override {
+    if (!IsStackEvent(e.kind()) || e.name.empty()) return absl::OkStatus();
+    name = std::string(e.name);
+    return absl::CancelledError("found");
+  }
+  std::string name;
+};
+
+// One part: a FoldSink, behind the filter when there is one.
+class FoldParts::Part final : public EventSink {
+ public:
+  Part(const FoldOptions& opt, const Filter* filter) : fold(opt) {
+    if (filter) filtered_ = std::make_unique<FilterSink>(*filter, fold);
+    next_ = filtered_ ? static_cast<EventSink*>(filtered_.get()) : &fold;
+  }
+  EventMask wants() const override { return next_->wants(); }
+  absl::Status OnEvent(const Event& e) override { return next_->OnEvent(e); }
+  absl::Status Finish() override { return next_->Finish(); }
+  FoldSink fold;
+
+ private:
+  std::unique_ptr<FilterSink> filtered_;
+  EventSink* next_;
+};
+
+FoldParts::FoldParts(FoldSink& out, const Filter* filter) : out_(out), filter_(filter) {
+  if (filter_) whole_ = std::make_unique<FilterSink>(*filter_, out_);
+}
+
+FoldParts::~FoldParts() = default;
+
+EventSink& FoldParts::Whole() { return whole_ ? *whole_ : out_; }
+
+EventSink* FoldParts::Prescan() {
+  if (!out_.event_type().empty()) return nullptr;  // --event-filter: nothing to learn
+  first_ = std::make_unique<FirstType>();
+  if (!filter_) return first_.get();
+  first_filtered_ = std::make_unique<FilterSink>(*filter_, *first_);
+  return first_filtered_.get();
+}
+
+std::unique_ptr<EventSink> FoldParts::NewPart() {
+  auto p = std::make_unique<Part>(out_.options(), filter_);
+  if (first_ && !first_->name.empty()) p->fold.SetDefaultType(first_->name);
+  return p;
+}
+
+void FoldParts::MergePart(EventSink& part) { out_.Merge(static_cast<Part&>(part).fold); }
 
 void FoldSink::Merge(const FoldSink& other) {
   for (const auto& [k, v] : other.stacks_) stacks_[k] += v;

@@ -18,6 +18,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "analyses/fold/frame_name.h"
+#include "core/filter.h"
+#include "core/part_sink.h"
 #include "core/sink.h"
 #include "nlohmann/json.hpp"
 
@@ -30,11 +32,6 @@ struct FoldOptions {
   // --event-filter: keep only this event type. Empty: the type of the first event seen, and
   // FoldSink::first_filtered() names the first other type dropped.
   std::string event_filter;
-  // Whether the input shows the PID. perf script's default header prints only the TID, and
-  // stackcollapse then shows the PID as "?" ("dd-?/29776"); text input shows "?" exactly when
-  // the header had one number. Set false for perf.data so it folds as its default
-  // `perf script` output would.
-  bool pid_shown = true;
   // Fold events with stable views (Event::stable_views: perf.data) on a second thread: the
   // caller's thread then only copies each stack's frames. Results are complete after Finish.
   bool worker_thread = false;
@@ -47,8 +44,14 @@ bool SameEventType(std::string_view a, std::string_view b);
 // Folded stacks ("root;...;leaf") and their counts, as FoldSink and the off-CPU folds keep them.
 using StackCounts = absl::flat_hash_map<std::string, uint64_t>;
 
+// The PID a root shows: -1 ("?") when the source does not show it. perf script's default
+// header prints only the TID and stackcollapse then shows the PID as "?" ("dd-?/29776"):
+// text input shows "?" exactly when the header had one number (pid -1), perf.data always
+// (Event::pid_hidden), as its default `perf script` output would.
+inline int32_t ShownPid(const Event& e) { return e.pid_hidden ? -1 : e.pid; }
+
 // Appends the root frame: "comm", "comm-PID" or "comm-PID/TID" (FoldOptions' include_pid,
-// include_tid, pid_shown), spaces in the comm as '_'.
+// include_tid; "?" for a pid below 0), spaces in the comm as '_'.
 void AppendRoot(const FoldOptions& opt, std::string_view comm, int32_t pid, int32_t tid,
                 std::string* key);
 // Writes "STACK COUNT" lines sorted bytewise.
@@ -114,6 +117,29 @@ class FoldSink final : public EventSink {
   std::string key_;  // the stack being built, reused
   StackCounts stacks_;  // the worker's while it runs
   std::unique_ptr<Worker> worker_;
+};
+
+// tk fold's sinks for a parser that splits its input (core/part_sink.h): each part folds
+// into a FoldSink of its own with `out`'s options, its default event type fixed to the first
+// type of the whole input (the prescan), and the parts merge into `out` in order. `filter`
+// (optional, must outlive this) is applied to the prescan, every part and a one-pass parse.
+class FoldParts final : public PartitionedSink {
+ public:
+  FoldParts(FoldSink& out, const Filter* filter);
+  ~FoldParts() override;
+  EventSink& Whole() override;
+  EventSink* Prescan() override;
+  std::unique_ptr<EventSink> NewPart() override;
+  void MergePart(EventSink& part) override;
+
+ private:
+  class Part;
+  class FirstType;
+  FoldSink& out_;
+  const Filter* filter_;
+  std::unique_ptr<EventSink> whole_;  // the filter in front of `out`, when there is one
+  std::unique_ptr<FirstType> first_;
+  std::unique_ptr<EventSink> first_filtered_;
 };
 
 }  // namespace tk::analyses::fold

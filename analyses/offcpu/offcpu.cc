@@ -151,7 +151,7 @@ void OffCpuSink::OnSwitch(const Event& e, const SchedSwitch& s) {
   p.key.clear();
   if (!p.has_stack) return;
   // The sample's comm/pid/tid are prev's: the kernel emits sched_switch in prev's context.
-  fold::AppendRoot(opt_.fold, e.comm.empty() ? s.prev_comm : e.comm, e.pid,
+  fold::AppendRoot(opt_.fold, e.comm.empty() ? s.prev_comm : e.comm, fold::ShownPid(e),
                    e.tid >= 0 ? e.tid : prev, &p.key);
   AppendStack(e, /*leaf_first=*/false, &p.key);
 }
@@ -214,7 +214,7 @@ void OffCpuSink::OnSample(const Event& e) {
   ++stats_.counted;
   if (us == 0) return;
   key_.clear();
-  fold::AppendRoot(opt_.fold, e.comm, e.pid, e.tid, &key_);
+  fold::AppendRoot(opt_.fold, e.comm, fold::ShownPid(e), e.tid, &key_);
   AppendStack(e, /*leaf_first=*/false, &key_);
   stacks_[key_] += us;
   stats_.counted_us += us;

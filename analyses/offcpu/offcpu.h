@@ -55,7 +55,7 @@ struct OffCpuOptions {
   std::string states;
   uint64_t min_us = 1;           // --min-us: shorter intervals are dropped (offcputime's -m 1)
   uint64_t max_us = UINT64_MAX;  // --max-us: longer intervals are dropped
-  fold::FoldOptions fold;        // roots (--pid, --tid, pid_shown) and frame names
+  fold::FoldOptions fold;        // roots (--pid, --tid) and frame names
   // Only intervals of threads the filter's task and CPU filters accept at their switch-out
   // (the sample's pid/tid/comm and CPU), ending (switch-in) inside --time; perf --off-cpu
   // samples by their own fields (docs/filters.md). Every switch still drives the intervals.

@@ -249,6 +249,7 @@ absl::Status Decoder::OnSample(uint16_t misc, std::string_view body, uint64_t of
   e.ts_ns = s.has_time ? static_cast<int64_t>(s.time) : -1;
   e.cpu = s.cpu;
   e.pid = s.pid;
+  e.pid_hidden = true;
   e.tid = s.tid;
   const std::string_view comm = machine_.Comm(s.pid, s.tid);
   e.comm = comm;

@@ -3,6 +3,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "nlohmann/json.hpp"
 #include "parsers/perf_data/abi.h"
 #include "parsers/perf_data/perf_data_parser.h"
 #include "parsers/perf_data/session.h"
@@ -41,9 +42,7 @@ nlohmann::json EventsJson(const Metadata& m) {
   return evs;
 }
 
-}  // namespace
-
-absl::StatusOr<nlohmann::json> DescribePerfData(Input& in) {
+absl::StatusOr<nlohmann::json> Describe(Input& in) {
   uint64_t records = 0, compressed = 0;
   absl::StatusOr<Metadata> m = ReadMetadata(in, &records, &compressed);
   if (!m.ok()) return m.status();
@@ -93,6 +92,14 @@ absl::StatusOr<nlohmann::json> DescribePerfData(Input& in) {
   }
   j["tracing_data_bytes"] = m->tracing_data.size();
   return j;
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> DescribePerfData(Input& in) {
+  absl::StatusOr<nlohmann::json> j = Describe(in);
+  if (!j.ok()) return j.status();
+  return j->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace tk::parsers::perf_data

@@ -3,16 +3,23 @@
 
 #include <memory>
 
-#include "nlohmann/json.hpp"
+#include <optional>
+#include <string>
+#include <string_view>
+
 #include "parsers/parser.h"
 
 namespace tk::parsers::perf_data {
 
 std::unique_ptr<Parser> NewPerfDataParser(const ParseOptions& opts);
 
+// The sniffer the registry asks (DetectFormat): "PERFILE2" in either byte order, the header
+// size telling file mode (104) from pipe mode (16); "PERFFILE" (version 1, refused).
+std::optional<Format> SniffPerfData(std::string_view head);
+
 // Header facts for `tk info` (version, host, features, CPUs, compression, ...), read without
-// decoding the events: one JSON object whose keys `tk info` prints as they are.
-absl::StatusOr<nlohmann::json> DescribePerfData(Input& in);
+// decoding the events: one JSON object, as text, whose keys `tk info` prints as they are.
+absl::StatusOr<std::string> DescribePerfData(Input& in);
 
 }  // namespace tk::parsers::perf_data
 

@@ -6,11 +6,17 @@
 
 namespace tk::parsers::perf_script {
 
-std::string_view StripOffset(std::string_view symbol) {
+std::string_view StripOffset(std::string_view symbol, int64_t* offset) {
+  if (offset) *offset = -1;
   size_t at = symbol.rfind("+0x");
   if (at == std::string_view::npos || at + 3 == symbol.size()) return symbol;
-  for (size_t i = at + 3; i < symbol.size(); ++i) {
-    if (HexValue(symbol[i]) < 0) return symbol;
+  std::string_view digits = symbol.substr(at + 3);
+  for (char c : digits) {
+    if (!IsDigit(c) && (c < 'a' || c > 'f')) return symbol;
+  }
+  uint64_t v;
+  if (offset && ParseHex(digits, &v) && v <= static_cast<uint64_t>(INT64_MAX)) {
+    *offset = static_cast<int64_t>(v);
   }
   return symbol.substr(0, at);
 }
@@ -33,7 +39,7 @@ std::optional<Frame> ParseFrameLine(std::string_view line) {
           f.dso = inside;
           symbol = TrimRight(rest.substr(0, i));
         }
-        f.symbol = StripOffset(symbol);
+        f.symbol = StripOffset(symbol, &f.sym_offset);
         return f;
       }
     }
@@ -52,7 +58,7 @@ std::optional<Frame> ParseFrameLine(std::string_view line) {
       }
     }
   }
-  f.symbol = StripOffset(symbol);
+  f.symbol = StripOffset(symbol, &f.sym_offset);
   return f;
 }
 

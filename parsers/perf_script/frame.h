@@ -10,6 +10,7 @@
 #ifndef TK_PARSERS_PERF_SCRIPT_FRAME_H_
 #define TK_PARSERS_PERF_SCRIPT_FRAME_H_
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -17,12 +18,15 @@
 
 namespace tk::parsers::perf_script {
 
-// "foo+0x1a" → "foo" (the offset perf prints since Linux 4.8); anything else unchanged.
-std::string_view StripOffset(std::string_view symbol);
+// "foo+0x1a" → "foo" (the offset perf prints since Linux 4.8, and with -F symoff), as
+// stackcollapse-perf.pl strips it (s/\+0x[\da-f]+$//: lowercase hex digits, as perf prints
+// them); anything else unchanged. `offset` (optional) receives 0x1a, or -1 when nothing was
+// stripped or the offset does not fit.
+std::string_view StripOffset(std::string_view symbol, int64_t* offset = nullptr);
 
 // The address is hex without "0x"; the DSO is the last balanced "(...)" preceded by a blank.
-// The symbol keeps spaces and parentheses ("base(BasicType) const"), loses its "+0x" offset,
-// and is empty when perf printed none. Views borrow `line`. nullopt when the line does not
+// The symbol keeps spaces and parentheses ("base(BasicType) const"), loses its "+0x" offset
+// (into Frame::sym_offset, so tk script prints it again), and is empty when perf printed none. Views borrow `line`. nullopt when the line does not
 // start with a hex address.
 std::optional<Frame> ParseFrameLine(std::string_view line);
 

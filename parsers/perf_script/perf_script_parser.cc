@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -11,6 +12,7 @@
 #include "parsers/perf_script/arena.h"
 #include "parsers/perf_script/frame.h"
 #include "parsers/perf_script/header.h"
+#include "parsers/perf_script/split_parse.h"
 #include "parsers/perf_script/tokenizer.h"
 #include "parsers/tp_text/tp_text.h"
 
@@ -28,7 +30,19 @@ std::string Quote(std::string_view line) {
 
 class PerfScriptParser final : public Parser {
  public:
-  explicit PerfScriptParser(const PerfScriptOptions& ps) : ps_(ps) {}
+  PerfScriptParser(const ParseOptions& opts, const PerfScriptOptions& ps)
+      : threads_(opts.threads), ps_(ps) {}
+
+  // Text in memory is parsed in two halves on two threads (split_parse.h); a stream in one
+  // pass.
+  absl::Status ParseParts(Input& in, PartitionedSink& sinks, Diagnostics& diag) override {
+    std::optional<std::string_view> text = in.mapped();
+    if (!text) return Parse(in, sinks.Whole(), diag);
+    SplitOptions so;
+    so.threads = threads_ > 0 ? threads_ : std::thread::hardware_concurrency() >= 2 ? 2 : 1;
+    so.release_parsed_pages = in.file_mapped();
+    return ParseSplit(*text, in.name(), so, sinks, diag);
+  }
 
   absl::Status Parse(Input& in, EventSink& sink, Diagnostics& diag) override {
     sink_ = &sink;
@@ -218,6 +232,7 @@ class PerfScriptParser final : public Parser {
     released_ = ReleasePages(released_, upto);
   }
 
+  int threads_ = 1;
   PerfScriptOptions ps_;
   EventSink* sink_ = nullptr;
   Diagnostics* diag_ = nullptr;
@@ -249,8 +264,9 @@ std::unique_ptr<Parser> NewPerfScriptParser(const ParseOptions& opts) {
   return NewPerfScriptParser(opts, PerfScriptOptions{});
 }
 
-std::unique_ptr<Parser> NewPerfScriptParser(const ParseOptions&, const PerfScriptOptions& ps) {
-  return std::make_unique<PerfScriptParser>(ps);
+std::unique_ptr<Parser> NewPerfScriptParser(const ParseOptions& opts,
+                                            const PerfScriptOptions& ps) {
+  return std::make_unique<PerfScriptParser>(opts, ps);
 }
 
 }  // namespace tk::parsers::perf_script

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 
 #include "parsers/parser.h"
 
@@ -23,6 +24,14 @@ struct PerfScriptOptions {
 std::unique_ptr<Parser> NewPerfScriptParser(const ParseOptions& opts);
 std::unique_ptr<Parser> NewPerfScriptParser(const ParseOptions& opts,
                                             const PerfScriptOptions& ps);
+
+// The sniffer the registry asks (DetectFormat): an event header, its comm right-aligned or
+// not, i.e. "PID[/TID] [CPU] SECONDS.FRACTION:" after the comm:
+//   "            perf 14376 [000]   910.086195:                       sched:sched_wakeup: ..."
+//   "java 24636/25607 [000] 4794564.109216: cycles:"
+// perf pads comms with spaces, so a tracepoint-only text has no line that starts without
+// whitespace.
+bool SniffHeaderLine(std::string_view line);
 
 }  // namespace tk::parsers::perf_script
 

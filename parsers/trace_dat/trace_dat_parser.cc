@@ -11,6 +11,7 @@
 #include "core/diag.h"
 #include "core/byte_reader.h"
 #include "core/run_settings.h"
+#include "nlohmann/json.hpp"
 #include "parsers/tep/tep_decoder.h"
 #include "parsers/trace_dat/cpu_stream.h"
 #include "parsers/trace_dat/kernel_stack.h"
@@ -270,11 +271,11 @@ class TraceDatParser final : public Parser {
     if (!st.ok()) return st.message().rfind("offset ", 0) == 0 ? Prefixed(in, st) : st;
     return sink.Finish();
   }
+  bool Describes() const override { return true; }
+  absl::StatusOr<std::string> Describe(Input& in) override { return DescribeTraceDat(in); }
 };
 
-}  // namespace
-
-absl::StatusOr<nlohmann::json> DescribeTraceDat(Input& in) {
+absl::StatusOr<nlohmann::json> Describe(Input& in) {
   if (absl::Status st = in.EnsureMapped(); !st.ok()) return st;
   std::string_view data = *in.mapped();
   absl::StatusOr<std::unique_ptr<TraceDatFile>> fr = ReadTraceDat(data);
@@ -315,6 +316,18 @@ absl::StatusOr<nlohmann::json> DescribeTraceDat(Input& in) {
   if (f.ts_offset) j["timestamp_offset_ns"] = f.ts_offset;
   if (f.tsc_mult) j["tsc2nsec"] = {{"mult", f.tsc_mult}, {"shift", f.tsc_shift}};
   return j;
+}
+
+}  // namespace
+
+bool SniffTraceDat(std::string_view head) {
+  return head.size() >= 10 && head.substr(0, 10) == std::string_view("\x17\x08\x44tracing", 10);
+}
+
+absl::StatusOr<std::string> DescribeTraceDat(Input& in) {
+  absl::StatusOr<nlohmann::json> j = Describe(in);
+  if (!j.ok()) return j.status();
+  return j->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::unique_ptr<Parser> NewTraceDatParser(const ParseOptions&) {

@@ -18,16 +18,21 @@
 
 #include <memory>
 
-#include "nlohmann/json.hpp"
+#include <string>
+#include <string_view>
+
 #include "parsers/parser.h"
 
 namespace tk::parsers::trace_dat {
 
 std::unique_ptr<Parser> NewTraceDatParser(const ParseOptions& opts);
 
+// The sniffer the registry asks (DetectFormat): the magic "\x17\x08\x44tracing".
+bool SniffTraceDat(std::string_view head);
+
 // Header facts for `tk info` (version, host, features, CPUs, compression, ...), read without
-// decoding the events: one JSON object whose keys `tk info` prints as they are.
-absl::StatusOr<nlohmann::json> DescribeTraceDat(Input& in);
+// decoding the events: one JSON object, as text, whose keys `tk info` prints as they are.
+absl::StatusOr<std::string> DescribeTraceDat(Input& in);
 
 }  // namespace tk::parsers::trace_dat
 

@@ -46,5 +46,14 @@ sed 's/$/\r/' two-events-g.txt | head -c 60000 | awk 'BEGIN{RS="\r\n\r\n";ORS="\
 perf record -q -a -g -e sched:sched_switch -o "$tmp/tp.data" -- sleep 0.2
 perf script -i "$tmp/tp.data" 2>/dev/null | awk 'BEGIN{RS="";ORS="\n\n"} NR<=200' > tracepoint-g.txt
 
+# 6. Explicit fields with symoff (perf script -F ...,symoff prints "func+0x1a" in every
+#    frame), and the same samples without it: tk must fold, script and report both alike.
+perf record -q -g -F 2999 -o "$tmp/symoff.data" -- \
+  sh -c 'for i in 1 2; do tar cf - /usr/share/perl5 2>/dev/null | gzip -1 > /dev/null; done'
+perf script -i "$tmp/symoff.data" -F comm,pid,tid,time,event,ip,sym,symoff,dso 2>/dev/null |
+  awk 'BEGIN{RS="";ORS="\n\n"} NR<=300' > symoff-g.txt
+perf script -i "$tmp/symoff.data" -F comm,pid,tid,time,event,ip,sym,dso 2>/dev/null |
+  awk 'BEGIN{RS="";ORS="\n\n"} NR<=300' > symoff-plain.txt
+
 ls -la *.txt
 grep -c '^:-1' system-wide-g.txt || echo "note: no :-1 header this time"

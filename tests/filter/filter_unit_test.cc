@@ -4,7 +4,8 @@
 
 #include <sstream>
 
-#include "analyses/fold/text_fold.h"
+#include "analyses/fold/fold.h"
+#include "parsers/perf_script/split_parse.h"
 #include "gtest/gtest.h"
 #include "tests/support/golden.h"
 
@@ -193,17 +194,17 @@ int64_t BlockTime(std::string_view block) {
 }
 
 std::string Fold(std::string_view text, int threads, const Filter* f,
-                 analyses::fold::TextFoldStats* stats) {
-  analyses::fold::TextFoldOptions to;
+                 parsers::perf_script::SplitStats* stats) {
+  parsers::perf_script::SplitOptions to;
   to.threads = threads;
   to.parallel_min_bytes = 0;
-  to.filter = f;
   analyses::fold::FoldOptions fo;
   fo.include_tid = true;
   analyses::fold::FoldSink sink(fo);
+  analyses::fold::FoldParts parts(sink, f);
   std::ostringstream err, out;
   Diagnostics diag("t.txt", &err);
-  EXPECT_TRUE(analyses::fold::FoldText(text, "t.txt", to, sink, diag, stats).ok());
+  EXPECT_TRUE(parsers::perf_script::ParseSplit(text, "t.txt", to, parts, diag, stats).ok());
   diag.PrintSummary();
   sink.Write(out);
   return out.str() + err.str();
@@ -237,11 +238,11 @@ TEST(TextFoldFilter, TwoThreadsEqualOneAndThePreFilteredText) {
   FilterOptions o;
   o.time = {{lo, hi}};
   Filter window(o);
-  analyses::fold::TextFoldStats s1, s2, s3;
+  parsers::perf_script::SplitStats s1, s2, s3;
   std::string one = Fold(text, 1, &window, &s1);
   std::string two = Fold(text, 2, &window, &s2);
   EXPECT_EQ(s2.parts, 2);
-  EXPECT_FALSE(s2.refolded) << two;
+  EXPECT_FALSE(s2.reparsed) << two;
   EXPECT_EQ(one, two);
   EXPECT_EQ(one, Fold(cut, 1, nullptr, &s3));
   EXPECT_NE(one, Fold(text, 1, nullptr, &s3));

@@ -16,6 +16,7 @@ struct Ev {
   uint64_t period;
   bool has_period;
   std::vector<Frame> stack;  // leaf first
+  bool pid_hidden = false;   // Event::pid_hidden (perf.data)
 };
 
 std::string Fold(const std::vector<Ev>& evs, FoldOptions o = {}, FoldSink* keep = nullptr,
@@ -27,6 +28,7 @@ std::string Fold(const std::vector<Ev>& evs, FoldOptions o = {}, FoldSink* keep 
     e.stable_views = stable && i % 7 != 3;  // some go through the caller's thread
     e.comm = v.comm;
     e.pid = v.pid;
+    e.pid_hidden = v.pid_hidden;
     e.tid = v.tid;
     e.name = v.name;
     e.period = v.period;
@@ -54,7 +56,8 @@ TEST(FoldSink, RootsAndPid) {
   tid.include_tid = true;
   EXPECT_EQ(Fold(evs, tid),
             "V8_Worker-?/25607;main;leaf+0x1 10\njava-24636/25607;main;leaf+0x1 5\n");
-  tid.pid_shown = false;  // perf.data: as perf script's default header (TID only)
+  // perf.data: as perf script's default header (TID only).
+  for (Ev& v : evs) v.pid_hidden = true;
   EXPECT_EQ(Fold(evs, tid),
             "V8_Worker-?/25607;main;leaf+0x1 10\njava-?/25607;main;leaf+0x1 5\n");
 }

@@ -1,29 +1,37 @@
-// Two-thread folding of mapped text gives exactly the one-thread output and messages.
-#include "analyses/fold/text_fold.h"
+// Two-thread folding of mapped text (the perf script parser's split parse into FoldParts)
+// gives exactly the one-thread output and messages.
+#include "parsers/perf_script/split_parse.h"
 
 #include <sstream>
 
+#include "analyses/fold/fold.h"
 #include "gtest/gtest.h"
 #include "tests/support/golden.h"
 
 namespace tk::analyses::fold {
 namespace {
 
+using parsers::perf_script::FindSplit;
+using parsers::perf_script::ParseSplit;
+using parsers::perf_script::SplitOptions;
+using parsers::perf_script::SplitStats;
+
 struct Out {
   std::string folded, err, filtered;
   bool ok;
-  TextFoldStats stats;
+  SplitStats stats;
 };
 
 Out FoldIt(std::string_view text, int threads, FoldOptions fo = {}) {
-  TextFoldOptions to;
+  SplitOptions to;
   to.threads = threads;
   to.parallel_min_bytes = 0;
   FoldSink sink(fo);
+  FoldParts parts(sink, nullptr);
   std::ostringstream err, out;
   Diagnostics diag("t.txt", &err);
-  TextFoldStats stats;
-  absl::Status st = FoldText(text, "t.txt", to, sink, diag, &stats);
+  SplitStats stats;
+  absl::Status st = ParseSplit(text, "t.txt", to, parts, diag, &stats);
   diag.PrintSummary();
   sink.Write(out);
   return {out.str(), err.str(), sink.first_filtered(), st.ok(), stats};
@@ -34,7 +42,7 @@ void ExpectSame(std::string_view text, FoldOptions fo = {}) {
   EXPECT_TRUE(one.ok && two.ok);
   EXPECT_EQ(one.stats.parts, 1);
   EXPECT_EQ(two.stats.parts, 2);
-  EXPECT_FALSE(two.stats.refolded) << two.err;
+  EXPECT_FALSE(two.stats.reparsed) << two.err;
   EXPECT_EQ(one.folded, two.folded);
   EXPECT_EQ(one.err, two.err);
   EXPECT_EQ(one.filtered, two.filtered);
@@ -60,7 +68,7 @@ TEST(TextFold, DefaultTypeComesFromTheWholeInput) {
   std::string text = Fixture("two-events-g.txt");
   Out one = FoldIt(text, 1), two = FoldIt(text, 2);
   EXPECT_EQ(two.stats.parts, 2);
-  EXPECT_FALSE(two.stats.refolded);
+  EXPECT_FALSE(two.stats.reparsed);
   EXPECT_EQ(one.folded, two.folded);
   EXPECT_EQ(two.filtered, "task-clock");
 }
@@ -74,7 +82,7 @@ TEST(TextFold, MessagesAsSequential) {
   Out one = FoldIt(text, 1), two = FoldIt(text, 2);
   EXPECT_NE(one.err.find("line outside an event: \"bogus line\""), std::string::npos) << one.err;
   EXPECT_NE(one.err.find("earlier than one before it"), std::string::npos) << one.err;
-  EXPECT_TRUE(two.stats.refolded);
+  EXPECT_TRUE(two.stats.reparsed);
   EXPECT_EQ(one.err, two.err);
   EXPECT_EQ(one.folded, two.folded);
 }

@@ -27,7 +27,9 @@ const std::vector<Frame> kIpOnly = {{1, "__schedule", "[kernel.kallsyms]"}};
 
 class Feed {
  public:
-  explicit Feed(OffCpuOptions o = {}) : sink_(o) {}
+  // `pid_hidden`: the events' Event::pid_hidden (perf.data).
+  explicit Feed(OffCpuOptions o = {}, bool pid_hidden = false)
+      : sink_(o), pid_hidden_(pid_hidden) {}
 
   // prev (tid, comm) leaves the CPU in `state` at t (ns), next comes in.
   Feed& Switch(int64_t t, int32_t prev, const char* comm, const char* state, int32_t next,
@@ -36,6 +38,7 @@ class Feed {
     e.ts_ns = t;
     e.cpu = cpu;
     e.pid = 100;
+    e.pid_hidden = pid_hidden_;
     e.tid = prev;
     e.comm = comm;
     e.name = "sched:sched_switch";
@@ -55,6 +58,7 @@ class Feed {
     Event e;
     e.ts_ns = t;
     e.pid = 100;
+    e.pid_hidden = pid_hidden_;
     e.tid = waker;
     e.comm = comm;
     e.stack = absl::MakeConstSpan(kWake);
@@ -81,6 +85,7 @@ class Feed {
 
  private:
   OffCpuSink sink_;
+  bool pid_hidden_ = false;
 };
 
 constexpr const char* kSleepLine = "app;main;do_nanosleep;schedule;__schedule";
@@ -191,8 +196,7 @@ TEST(OffCpu, CallchainsRequired) {
 TEST(OffCpu, RootsAsTkFold) {
   OffCpuOptions o;
   o.fold.include_tid = true;
-  o.fold.pid_shown = false;
-  Feed f(o);
+  Feed f(o, /*pid_hidden=*/true);
   f.Switch(0, 7, "my app", "S", 0).Switch(5'000, 0, "swapper", "R", 7);
   EXPECT_EQ(f.Out(), "my_app-?/7;main;do_nanosleep;schedule;__schedule 5\n");
 }

@@ -57,6 +57,26 @@ TEST(Frame, OffsetStripping) {
   EXPECT_EQ(StripOffset("foo+0x"), "foo+0x");
   EXPECT_EQ(StripOffset("a+0x1+0x2"), "a+0x1");
   EXPECT_EQ(StripOffset("plain"), "plain");
+  // stackcollapse-perf.pl's s/\+0x[\da-f]+$//: lowercase digits only, as perf prints them.
+  EXPECT_EQ(StripOffset("foo+0x1A"), "foo+0x1A");
+  int64_t off = 0;
+  EXPECT_EQ(StripOffset("cpu_startup_entry+0x800047c022ec", &off), "cpu_startup_entry");
+  EXPECT_EQ(off, 0x800047c022ec);
+  EXPECT_EQ(StripOffset("plain", &off), "plain");
+  EXPECT_EQ(off, -1);
+  EXPECT_EQ(StripOffset("big+0xffffffffffffffff", &off), "big");  // too big to keep
+  EXPECT_EQ(off, -1);
+}
+
+// The offset is kept (tk script prints "sym+0xoff" again), the symbol is the bare name.
+TEST(Frame, KeepsTheOffset) {
+  auto f = ParseFrameLine("	ffffffff8225fc27 exc_page_fault+0xd7 ([kernel.kallsyms])");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->symbol, "exc_page_fault");
+  EXPECT_EQ(f->sym_offset, 0xd7);
+  auto u = ParseFrameLine("	               0 [unknown] ([unknown])");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->sym_offset, -1);
 }
 
 TEST(Frame, NotFrames) {

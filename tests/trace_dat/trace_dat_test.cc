@@ -8,12 +8,14 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <random>
 #include <regex>
 #include <sstream>
 
 #include "core/timestamp.h"
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 #include "parsers/trace_dat/cpu_stream.h"
 #include "parsers/trace_dat/trace_dat_file.h"
 #include "tests/support/golden.h"
@@ -416,8 +418,9 @@ TEST(TraceDat, AllRealFormatsParse) {
 TEST(TraceDat, Describe) {
   std::string data = Fixture("sched_block.v7.dat");
   auto in = Input::FromString(data, "t.dat");
-  auto j = DescribeTraceDat(*in);
-  ASSERT_TRUE(j.ok()) << j.status();
+  auto jt = DescribeTraceDat(*in);
+  ASSERT_TRUE(jt.ok()) << jt.status();
+  auto j = std::optional(nlohmann::json::parse(*jt));
   EXPECT_EQ((*j)["trace_dat_version"], 7);
   EXPECT_EQ((*j)["compression"], "zstd 1.5.4");
   EXPECT_EQ((*j)["page_size"], 4096);
@@ -428,8 +431,9 @@ TEST(TraceDat, Describe) {
   EXPECT_EQ((*j)["event_formats"].get<int>() > 100, true);
   std::string v6 = Fixture("sched_block.v6.dat.zst");
   auto in6 = Input::FromString(v6, "t6.dat");
-  auto j6 = DescribeTraceDat(*in6);
-  ASSERT_TRUE(j6.ok()) << j6.status();
+  auto j6t = DescribeTraceDat(*in6);
+  ASSERT_TRUE(j6t.ok()) << j6t.status();
+  auto j6 = std::optional(nlohmann::json::parse(*j6t));
   EXPECT_EQ((*j6)["trace_dat_version"], 6);
   EXPECT_EQ((*j6)["compression"], "none");
   EXPECT_EQ((*j6)["event_formats"], (*j)["event_formats"]);
