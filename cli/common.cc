@@ -194,7 +194,9 @@ int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& si
   if (p.before_parse) {
     if (int rc = p.before_parse(input, format, **parser); rc >= 0) return rc;
   }
-  Diagnostics diag(input.name());
+  std::ostream silent(nullptr);  // a stream with no buffer writes nothing
+  const std::string& name = p.name.empty() ? input.name() : p.name;
+  Diagnostics diag(name, p.diagnostics_printed ? &silent : nullptr);
   // Counted only where the command has no check of its own. (Parts are not counted: the only
   // partitioned analysis, tk fold, names what its input lacks itself.)
   CountingForwarder counted(&sink);
@@ -213,7 +215,7 @@ int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& si
                     : counted.events() > 0 ? std::string()
                     : p.needs              ? std::string(p.needs)
                                            : MissingEvents(sink.wants());
-  if (!why.empty()) return Fail(input.name() + ": " + why, kExitData);
+  if (!why.empty()) return Fail(name + ": " + why, kExitData);
   return kExitOk;
 }
 

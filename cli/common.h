@@ -53,6 +53,11 @@ struct Pipeline {
   // Replaces the generic missing-events line with the command's own ("no irq:* events:
   // record with ...").
   const char* needs = nullptr;
+  // The input was read once before in this run (tk irq freq's second pass), whose
+  // malformed records, notes and summary were printed then: they are not printed twice.
+  bool diagnostics_printed = false;
+  // The input's name in messages when it is not the path's (a spooled stdin: "<stdin>").
+  std::string name;
   // The analysis takes its input in parts (Parser::ParseParts); `sink` is then its Whole().
   PartitionedSink* parts = nullptr;
   // After detection, before the parse: the input (named as in messages), its format and its

@@ -66,7 +66,9 @@ struct Spool {
 int RunFreqTwoPass(IrqFlags& f) {
   Spool spool;
   ReportFlags flags = f.report;
+  Pipeline pipe;
   if (flags.path == "-") {
+    pipe.name = "<stdin>";  // as Input names it
     if (absl::Status st = spool.FromStdin(); !st.ok()) return Fail(SV(st.message()), kExitUsage);
     flags.path = spool.path;
   }
@@ -74,8 +76,8 @@ int RunFreqTwoPass(IrqFlags& f) {
   first.mode = irq::IrqOptions::Mode::kStats;
   std::ostream null_out(nullptr);
   irq::IrqAnalysis stats(first, null_out);
-  if (int rc = RunPipeline(flags.path, ParseOptions(), stats, nullptr, irq::kIrqNeeds);
-      rc != kExitOk) {
+  pipe.needs = irq::kIrqNeeds;
+  if (int rc = RunPipeline(flags.path, ParseOptions(), stats, pipe); rc != kExitOk) {
     return rc;
   }
   irq::IrqOptions second = f.opts;
@@ -85,7 +87,8 @@ int RunFreqTwoPass(IrqFlags& f) {
     }
   }
   irq::IrqAnalysis a(second, std::cout);
-  return RunReport(flags, a, irq::kIrqNeeds);
+  pipe.diagnostics_printed = true;  // by the first pass
+  return RunReport(flags, a, irq::kIrqNeeds, pipe);
 }
 
 int Run(IrqFlags& f, irq::IrqOptions::Mode mode) {

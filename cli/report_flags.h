@@ -45,11 +45,13 @@ inline void AddReportFlags(CLI::App* app, ReportFlags* f, bool with_top) {
 }
 
 // Runs `a` over flags.path; when it saw none of its events (a.events() == 0) prints `needs`
-// (what to record) and returns 1; else writes its JSON or text report to stdout.
+// (what to record) and returns 1; else writes its JSON or text report to stdout. `p` for
+// the pipeline's other settings (tk irq freq's second pass).
 template <typename Analysis>
-int RunReport(const ReportFlags& flags, Analysis& a, const char* needs) {
-  if (int rc = RunPipeline(flags.path, ParseOptions(), a, nullptr, needs); rc != kExitOk) return rc;
-  if (a.events() == 0) return Fail(flags.path + ": " + needs, kExitData);
+int RunReport(const ReportFlags& flags, Analysis& a, const char* needs, Pipeline p = {}) {
+  p.needs = needs;
+  if (int rc = RunPipeline(flags.path, ParseOptions(), a, p); rc != kExitOk) return rc;
+  if (a.events() == 0) return Fail((p.name.empty() ? flags.path : p.name) + ": " + needs, kExitData);
   if (flags.json)
     a.WriteJson(std::cout);
   else

@@ -6,6 +6,7 @@
 // - hist / freq / log against tk's goldens; a file without irq events → one line, exit 1.
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <vector>
@@ -207,6 +208,36 @@ TEST(IrqCli, TopListsTheLongestPerIrq) {
   EXPECT_EQ(RunTk({"irq", "--top", "-1", f}).exit_code, 2);
   // Without --top the report has no such table (the golden tk.irq.txt).
   EXPECT_EQ(RunTk({"irq", f}).out.find("Longest"), std::string::npos);
+}
+
+
+// tk irq freq without --min/--max reads its input twice (ranges, then tables): a malformed
+// line is still reported once, and a spooled stdin is still named "<stdin>".
+TEST(IrqCli, FreqTwoPassReportsAMalformedLineOnce) {
+  std::ifstream src(SourcePath(kDir + "lttng.ftrace.txt"));
+  ASSERT_TRUE(src) << "missing fixture";
+  const std::string bad = ::testing::TempDir() + "/irq-freq-malformed.txt";
+  {
+    std::ofstream out(bad);
+    std::string line;
+    for (int n = 0; std::getline(src, line); ++n) {
+      if (n == 2000) out << "   garbage-12 [000] not an event\n";
+      out << line << "\n";
+    }
+  }
+  auto count = [](const std::string& s, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+    return n;
+  };
+  RunResult file = RunTk({"irq", "freq", bad});
+  ASSERT_EQ(file.exit_code, 0) << file.err;
+  EXPECT_EQ(count(file.err, "not an ftrace event line"), 1u) << file.err;
+  RunResult in = RunTk({"irq", "freq", "-"}, bad);
+  ASSERT_EQ(in.exit_code, 0) << in.err;
+  EXPECT_EQ(count(in.err, "not an ftrace event line"), 1u) << in.err;
+  EXPECT_NE(in.err.find("tk: <stdin>: line 2001:"), std::string::npos) << in.err;
+  EXPECT_EQ(in.out, file.out);
 }
 
 }  // namespace
