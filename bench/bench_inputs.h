@@ -8,6 +8,10 @@
 #ifndef TK_BENCH_BENCH_INPUTS_H_
 #define TK_BENCH_BENCH_INPUTS_H_
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <streambuf>
@@ -53,6 +57,22 @@ inline void RunShell(benchmark::State& state, const std::string& cmd) {
       return;
     }
   }
+}
+
+// Runs `cmd` with /bin/sh once; false when it could not run or exited non-zero. *rss_kb is
+// the child's peak resident memory (what an anchor tool costs as a whole process).
+inline bool RunMeasured(const std::string& cmd, long* rss_kb) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  if (pid < 0) return false;
+  int status = 0;
+  struct rusage ru {};
+  if (wait4(pid, &status, 0, &ru) != pid) return false;
+  *rss_kb = ru.ru_maxrss;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 // True when `tool` is on PATH; else marks `state` skipped with a reason.

@@ -36,28 +36,15 @@ std::string Input(const char* name) {
   return tk::bench::BenchInput("TK_FLAMEGRAPH_BENCH_REPEATED", "flamegraph-repeated.folded");
 }
 
-// Runs `cmd` with /bin/sh; returns the child's peak RSS in MB, or -1 when it failed.
-double RunMeasured(const std::string& cmd) {
-  pid_t pid = fork();
-  if (pid == 0) {
-    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  int status = 0;
-  struct rusage ru {};
-  wait4(pid, &status, 0, &ru);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
-  return ru.ru_maxrss / 1024.0;
-}
-
 void Command(benchmark::State& state, const std::string& cmd) {
   double rss = 0;
   for (auto _ : state) {
-    rss = RunMeasured(cmd);
-    if (rss < 0) {
+    long rss_kb = 0;
+    if (!tk::bench::RunMeasured(cmd, &rss_kb)) {
       state.SkipWithError(("failed: " + cmd).c_str());
       return;
     }
+    rss = rss_kb / 1024.0;
   }
   state.counters["maxrss_MB"] = rss;
 }

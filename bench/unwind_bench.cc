@@ -28,20 +28,6 @@ namespace {
 std::string Big() { return tk::bench::BenchInput("TK_UNWIND_BENCH_FILE", "unwind.data"); }
 std::string Small() { return tk::bench::BenchInput("TK_UNWIND_BENCH_SMALL", "unwind-small.data"); }
 
-// Runs `cmd` with /bin/sh; returns false on failure. *rss_kb = the child's peak RSS.
-bool Run(const std::string& cmd, long* rss_kb) {
-  pid_t pid = fork();
-  if (pid == 0) {
-    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  int status = 0;
-  struct rusage ru {};
-  if (wait4(pid, &status, 0, &ru) != pid) return false;
-  *rss_kb = ru.ru_maxrss;
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
 void Shell(benchmark::State& state, const std::string& file, const std::string& cmd) {
   if (access(file.c_str(), R_OK) != 0) {
     state.SkipWithError(("skip: no bench file " + file + " (bench/unwind_record.sh)").c_str());
@@ -50,7 +36,7 @@ void Shell(benchmark::State& state, const std::string& file, const std::string& 
   long peak = 0;
   for (auto _ : state) {
     long rss = 0;
-    if (!Run(cmd, &rss)) state.SkipWithError(("failed: " + cmd).c_str());
+    if (!tk::bench::RunMeasured(cmd, &rss)) state.SkipWithError(("failed: " + cmd).c_str());
     peak = std::max(peak, rss);
   }
   state.counters["peak_rss_mb"] = static_cast<double>(peak) / 1024.0;
