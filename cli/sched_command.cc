@@ -114,6 +114,7 @@ int RunLatency(const std::string& path, const LatencyFlags& f, FilterOptions fil
 struct TimehistFlags {
   sched::TimehistOptions opts;
   std::string compat;
+  ParseOptions popts;  // how the callchains' frames are symbolized
 };
 
 CLI::App* AddTimehist(CLI::App& app, std::string* path, TimehistFlags* f) {
@@ -132,8 +133,20 @@ CLI::App* AddTimehist(CLI::App& app, std::string* path, TimehistFlags* f) {
               "Only switches to and from idle; idle time charged to the task that went idle");
   c->add_flag("--state", o.show_state,
               "Show the task state at switch-out; the summary splits sleep/iowait/preempt");
-  c->add_flag("--json", o.json, "JSON Lines: one object per row, then the summary (-s/-S)");
-  c->add_option("--compat", f->compat, kCompatHelp);
+  c->add_flag("-g,--call-graph,!--no-call-graph", o.callchain,
+              "Show the callchain of each switch-out when recorded (perf sched record -g; "
+              "default on), leaf first, without schedule/__schedule/preempt_schedule");
+  c->add_option("--max-stack", o.max_stack,
+                "At most this many functions per callchain (perf 6.1 shows the first N+2 "
+                "frames less the scheduler's)")
+      ->capture_default_str();
+  AddSymbolOptions(*c, &f->popts);
+  c->add_flag("--json", o.json,
+              "JSON Lines: one object per row (\"callchain\": [functions]), then the summary "
+              "(-s/-S)");
+  c->add_option("--compat", f->compat,
+                std::string(kCompatHelp) + "; callchains: user-space frames [unknown] (perf "
+                "6.1's timehist ignores MMAP2), the first --max-stack+2 frames");
   return c;
 }
 
@@ -150,7 +163,7 @@ int RunTimehist(const std::string& path, TimehistFlags& f, FilterOptions filter)
     else if (d.contains("cpus")) o.nr_cpus = d["cpus"].get<int32_t>();
   }
   sched::TimehistAnalysis a(o, std::cout);
-  if (int rc = RunPipeline(path, ParseOptions(), a); rc != kExitOk) return rc;
+  if (int rc = RunPipeline(path, f.popts, a); rc != kExitOk) return rc;
   a.WriteRest();  // the table first, then the note about it
   if (std::string note = a.Perf61Note(); !note.empty()) std::cerr << "tk: " << note << "\n";
   return FinishOutput(std::cout);

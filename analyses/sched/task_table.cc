@@ -44,7 +44,8 @@ void TaskTable::OnFork(const Fork& f) {
   if (f.tid <= 0) return;
   TaskInfo& child = tasks_[f.tid];
   if (f.pid >= 0) child.pid = f.pid;
-  if (f.ppid >= 0) child.ppid = f.ppid;
+  // perf's thread__fork: the parent is the forking thread (ptid), not its process.
+  if (f.ppid >= 0) child.ppid = f.ptid >= 0 ? f.ptid : f.ppid;
   child.exited = false;
   // perf's machine gives the child its parent's comm until the child's own COMM record.
   const TaskInfo* parent = Find(f.ptid >= 0 ? f.ptid : f.ppid);

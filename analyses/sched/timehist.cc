@@ -48,7 +48,8 @@ EventMask TimehistAnalysis::wants() const {
       .Add(EventKind::kSchedSwitch)
       .Add(EventKind::kSchedWakeup)
       .Add(EventKind::kSchedMigrate)
-      .Add(EventKind::kLost);
+      .Add(EventKind::kLost)
+      .WithStacks(opts_.callchain);
 }
 
 bool TimehistAnalysis::TaskWanted(int32_t tid) {
@@ -178,10 +179,16 @@ void TimehistAnalysis::PrintRow(const Event& e, const SchedSwitch& s, const Runt
     JsonString(&b, comm);
     AppendF(&b, ",\"tid\":%d,\"state\":\"%c\",\"wait_ms\":%.6f,\"sleep_ms\":%.6f,"
             "\"iowait_ms\":%.6f,\"preempt_ms\":%.6f,\"sch_delay_ms\":%.6f,\"run_ms\":%.6f,"
-            "\"next_tid\":%d}\n",
+            "\"next_tid\":%d",
             idle ? 0 : s.prev_pid, idle ? 'I' : state,
             Ms(r.dt_sleep + r.dt_iowait + r.dt_preempt), Ms(r.dt_sleep), Ms(r.dt_iowait),
             Ms(r.dt_preempt), Ms(r.dt_delay), Ms(r.dt_run), s.next_pid);
+    if (chain_recorded_) {  // the idle task's rows: []
+      b += ",\"callchain\":";
+      AppendChainJson(&b, chain_);
+      perf61_chains_differ_ += chain_differs_;
+    }
+    b += "}\n";
     FlushIfBig(&buf_, out_);
     return;
   }
@@ -206,6 +213,10 @@ void TimehistAnalysis::PrintRow(const Event& e, const SchedSwitch& s, const Runt
     AppendF(&b, " %-*s", comm_width_, next.c_str());
   }
   if (opts_.show_wakeups && !opts_.show_next) AppendF(&b, "  %-*s", comm_width_, "");
+  if (chain_on_) {
+    AppendChainColumn(&b, chain_);
+    perf61_chains_differ_ += chain_differs_;
+  }
   b += "\n";
   FlushIfBig(&buf_, out_);
 }
@@ -230,9 +241,13 @@ void TimehistAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
   const bool idle = s.prev_pid == 0;
   const char state = rules_.StateLetter(s.prev_state);
   const int32_t tid = rules_.RowThread(e, s, tasks_);
-  // -I: perf names the CPU's last thread before it filters; only switches with idle on
-  // one side count.
-  if (opts_.idle_hist && !idle) IdleRuntime(cpu).last_thread = tid;
+  TakeChain(e, s);
+  // -I: perf names the CPU's last thread (and keeps the chain of a task going idle) before
+  // it filters; only switches with idle on one side count.
+  if (opts_.idle_hist && !idle) {
+    IdleRuntime(cpu).last_thread = tid;
+    if (chain_on_ && s.next_pid == 0) IdleChainsOf(cpu).Save(chain_);
+  }
   bool skipped = Filtered(tid);
   if (opts_.idle_hist && s.prev_pid != 0 && s.next_pid != 0) skipped = true;
   int64_t t = e.ts_ns;
@@ -264,6 +279,7 @@ void TimehistAnalysis::IdleHistSwitch(const Switch& w) {
     if (CpuWanted(w.cpu)) UpdateRuntime(w.r, w.t, w.tprev);
     if (w.r.last_thread < 0) return;  // perf prints no row then
     ChargeIdle(w.r, w.t, w.tprev);
+    IdleChainsOf(w.cpu).Charge(static_cast<uint64_t>(w.t - w.tprev));
   }
   if (!opts_.summary_only) PrintRow(w.e, w.s, w.r, CommStr(w.tid, w.idle), w.t, w.state, w.idle);
 }
@@ -277,6 +293,24 @@ void TimehistAnalysis::CountSwitch(const Switch& w) {
     perf61_rows_differ_ += differs && !rules_.perf61();
   }
   if (!opts_.summary_only) PrintRow(w.e, w.s, w.r, CommStr(w.tid, w.idle), w.t, w.state, w.idle);
+}
+
+void TimehistAnalysis::TakeChain(const Event& e, const SchedSwitch& s) {
+  chain_.clear();
+  chain_differs_ = false;
+  chain_recorded_ = opts_.callchain && e.callchain;
+  chain_on_ = chain_recorded_ && s.prev_pid != 0;  // idle rows have none
+  if (!chain_on_) return;
+  chains_seen_ = true;
+  ChainFrames(e.stack, opts_.max_stack, rules_.perf61(), &chain_);
+  if (rules_.perf61()) return;
+  ChainFrames(e.stack, opts_.max_stack, true, &chain61_);
+  chain_differs_ = !SameColumn(chain_, chain61_);
+}
+
+IdleChains& TimehistAnalysis::IdleChainsOf(int32_t cpu) {
+  if (static_cast<size_t>(cpu) >= idle_chains_.size()) idle_chains_.resize(cpu + 1);
+  return idle_chains_[cpu];
 }
 
 void TimehistAnalysis::ChargeIdle(Runtime& idle, int64_t t, int64_t tprev) {
@@ -376,11 +410,21 @@ absl::Status TimehistAnalysis::OnEvent(const Event& e) {
 }
 
 std::string TimehistAnalysis::Perf61Note() const {
-  if (rules_.perf61() || perf61_rows_differ_ == 0) return "";
-  return absl::StrCat("sched timehist: ", perf61_rows_differ_, " of ", rows_,
-                      " rows follow current perf (sch delay counted from an R/R+ switch-out",
-                      opts_.show_state ? ", R+ = preempted" : "",
-                      ") and differ from perf 6.1's; --compat perf-6.1 gives 6.1's numbers");
+  if (rules_.perf61()) return "";
+  std::string note;
+  if (perf61_rows_differ_ > 0) {
+    note = absl::StrCat("sched timehist: ", perf61_rows_differ_, " of ", rows_,
+                        " rows follow current perf (sch delay counted from an R/R+ switch-out",
+                        opts_.show_state ? ", R+ = preempted" : "",
+                        ") and differ from perf 6.1's; --compat perf-6.1 gives 6.1's numbers");
+  }
+  if (perf61_chains_differ_ > 0) {
+    absl::StrAppend(&note, note.empty() ? "" : "\ntk: ", "sched timehist: ",
+                    perf61_chains_differ_, " rows' callchains name user-space frames or stop at ",
+                    opts_.max_stack, " functions, where perf 6.1 prints [unknown] and the first ",
+                    opts_.max_stack + 2, " frames; --compat perf-6.1 prints 6.1's");
+  }
+  return note;
 }
 
 absl::Status TimehistAnalysis::Finish() {

@@ -17,6 +17,8 @@
 //
 // perf 6.1 (Debian 12) resets ready_to_run at every switch-out, so it prints a 0 sch delay
 // after an R switch-out; perf 6.12+ and tk count the wait from the switch-out (docs/sched.md).
+// With callchains (perf sched record -g) each row ends with the switch-out's callchain
+// (timehist_chain.h).
 #ifndef TK_ANALYSES_SCHED_TIMEHIST_H_
 #define TK_ANALYSES_SCHED_TIMEHIST_H_
 
@@ -30,6 +32,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "analyses/sched/task_table.h"
+#include "analyses/sched/timehist_chain.h"
 #include "analyses/sched/timehist_rules.h"
 #include "core/filter.h"
 #include "core/sink.h"
@@ -66,6 +69,11 @@ struct TimehistOptions {
   // "RSDTtZXxKWP" (R+ prints W and counts as sleep, I prints K, Z prints X, X prints Z) and
   // ready_to_run reset at every switch-out (no sch delay after an R switch-out). Default off.
   bool perf61 = false;
+  // -g/--call-graph (perf's default on; --no-call-graph off): the callchain column when the
+  // sched_switch events have callchains; --max-stack: at most this many functions (perf 6.1:
+  // the first N+2 frames, timehist_chain.h).
+  bool callchain = true;
+  uint32_t max_stack = 5;
 };
 
 // Streaming (analyses/common/report.h): rows are written to `out` as switch events arrive,
@@ -136,6 +144,11 @@ class TimehistAnalysis final : public EventSink {
   void OnMigrate(const Event& e, const SchedMigrate& m);
   void PrintRow(const Event& e, const SchedSwitch& s, const Runtime& r, const std::string& comm,
                 int64_t t, char state, bool idle);
+  // The switch-out's chain into chain_ (chain_on_ when the column is shown for it); counts
+  // the rows perf 6.1's rules would print another chain for.
+  void TakeChain(const Event& e, const SchedSwitch& s);
+  IdleChains& IdleChainsOf(int32_t cpu);
+  void PrintIdleChains();
   // The tasks the summary lists, by tid: run at least once, not idle, wanted by the task
   // filter (silently, as perf's thread__is_filtered).
   std::vector<int32_t> SummaryTasks();
@@ -163,6 +176,13 @@ class TimehistAnalysis final : public EventSink {
   uint64_t rows_ = 0, perf61_rows_differ_ = 0;  // rows whose numbers perf 6.1 would change
   int64_t hist_start_ = 0, hist_end_ = 0;
   bool seen_waking_ = false;
+  std::vector<ChainFrame> chain_, chain61_;  // the current switch-out's (and 6.1's) chain
+  bool chain_recorded_ = false;  // the current switch-out has a callchain (and -g is on)
+  bool chain_on_ = false;        // the current row has the column
+  bool chain_differs_ = false;  // and perf 6.1 would print another one
+  bool chains_seen_ = false;   // some switch-out had a callchain (-I's summary section)
+  uint64_t perf61_chains_differ_ = 0;
+  std::vector<IdleChains> idle_chains_;  // -I, per CPU
 };
 
 }  // namespace tk::sched

@@ -120,6 +120,7 @@ void TimehistAnalysis::PrintSummary() {
       AppendF(&b, "    CPU %2d idle entire time window\n", cpu);
     }
   }
+  if (opts_.idle_hist && chains_seen_) PrintIdleChains();
   AppendF(&b, "\n    Total number of unique tasks: %lu\nTotal number of context switches: %lu\n",
           static_cast<unsigned long>(tasks), static_cast<unsigned long>(switches));
   b += "           Total run time (msec): ";
@@ -127,6 +128,19 @@ void TimehistAnalysis::PrintSummary() {
   b += "\n    Total scheduling time (msec): ";
   AppendSchedTime(&b, hist_time, 2);
   AppendF(&b, " (x %d)\n", max_cpu_ + 1);
+}
+
+// -I with callchains: per CPU its idle time, then the chains that went idle by idle time.
+void TimehistAnalysis::PrintIdleChains() {
+  std::string& b = buf_;
+  b += "\nIdle stats by callchain:\n";
+  for (int32_t cpu = 0; cpu <= max_cpu_; ++cpu) {
+    AppendF(&b, "  CPU %2d:", cpu);
+    AppendSchedTime(&b, static_cast<size_t>(cpu) < idle_.size() ? idle_[cpu].total_run : 0, 6);
+    b += " msec\n";
+    IdleChainsOf(cpu).Append(&b);
+    b += "\n";
+  }
 }
 
 void TimehistAnalysis::JsonSummary() {
