@@ -139,6 +139,7 @@ CLI::App* AddTimehist(CLI::App& app, std::string* path, TimehistFlags* f) {
   c->add_option("--max-stack", o.max_stack,
                 "At most this many functions per callchain (perf 6.1 shows the first N+2 "
                 "frames less the scheduler's)")
+      ->check(NonNegative())
       ->capture_default_str();
   AddSymbolOptions(*c, &f->popts);
   c->add_flag("--json", o.json,

@@ -422,7 +422,7 @@ std::string TimehistAnalysis::Perf61Note() const {
     absl::StrAppend(&note, note.empty() ? "" : "\ntk: ", "sched timehist: ",
                     perf61_chains_differ_, " rows' callchains name user-space frames or stop at ",
                     opts_.max_stack, " functions, where perf 6.1 prints [unknown] and the first ",
-                    opts_.max_stack + 2, " frames; --compat perf-6.1 prints 6.1's");
+                    uint64_t{opts_.max_stack} + 2, " frames; --compat perf-6.1 prints 6.1's");
   }
   return note;
 }

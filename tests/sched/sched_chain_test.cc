@@ -11,9 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "analyses/sched/timehist.h"
 #include "analyses/sched/timehist_chain.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/sched/sched_events.h"
 #include "tests/support/golden.h"
 
 namespace tk::testing {
@@ -196,6 +198,45 @@ TEST(SchedChain, IdleChainsByIdleTime) {
             // perf: "  ", print_sched_time(hit, 12) ("%12llu.%03llu "), " %8d  ", chain
             "             3.000         2  pipe_read\n"
             "             1.000         1  do_idle_wait <- 0xabc\n");
+}
+
+// The whole -I path: a task going idle leaves its chain on the CPU, the idle period that ends
+// is charged to it, and the summary lists the chains per CPU after "Idle stats".
+TEST(SchedChain, IdleHistSummaryByCallchain) {
+  using sched::testing::kUs;
+  using sched::testing::Switch;
+  static const std::vector<Frame> sleep = {F("__schedule"), F("schedule"), F("do_nanosleep")};
+  static const std::vector<Frame> pipe = {F("__schedule"), F("schedule"), F("pipe_read")};
+  auto out = [](int64_t us, const std::vector<Frame>& st) {
+    Event e = Switch(us * kUs, 0, 10, "a", "S", 0, "swapper/0");
+    e.stack = st;
+    e.callchain = e.stack_recorded = true;
+    return e;
+  };
+  std::vector<Event> ev = {out(1000, sleep), Switch(3000 * kUs, 0, 0, "swapper/0", "R", 10, "a"),
+                           out(4000, pipe),  Switch(4500 * kUs, 0, 0, "swapper/0", "R", 10, "a"),
+                           out(5000, sleep), Switch(6000 * kUs, 0, 0, "swapper/0", "R", 10, "a")};
+  for (Event& e : ev) e.callchain = true;
+  sched::TimehistOptions o;
+  o.idle_hist = o.with_summary = o.perf61 = true;
+  o.nr_cpus = 1;
+  std::ostringstream text;
+  sched::TimehistAnalysis a(o, text);
+  sched::testing::Feed(a, ev);
+  a.WriteRest();
+  const std::string s = text.str();
+  EXPECT_NE(s.find("[0000]  a[10]                               0.000      0.000      0.000"
+                   "    do_nanosleep\n"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("Idle stats by callchain:\n"
+                   "  CPU  0:     3.500  msec\n"
+                   "  Idle time (msec)     Count  Callchains\n"
+                   "  ----------------  --------  --------------------------------------------------\n"
+                   "             3.000         2  do_nanosleep\n"
+                   "             0.500         1  pipe_read\n\n"),
+            std::string::npos)
+      << s;
 }
 
 }  // namespace
