@@ -164,7 +164,21 @@ int RunTimehist(const std::string& path, TimehistFlags& f, FilterOptions filter)
     else if (d.contains("cpus")) o.nr_cpus = d["cpus"].get<int32_t>();
   }
   sched::TimehistAnalysis a(o, std::cout);
-  if (int rc = RunPipeline(path, f.popts, a); rc != kExitOk) return rc;
+  Pipeline pipe;
+  pipe.before_parse = [&a](Input& in, Format, Parser& parser) -> int {
+    if (!a.wants().stacks() || !parser.Describes() || !in.EnsureMapped().ok()) return -1;
+    absl::StatusOr<std::string> d = parser.Describe(in);
+    if (!d.ok()) return -1;  // the parse says what is wrong
+    nlohmann::json j = nlohmann::json::parse(*d, nullptr, false);
+    if (!j.is_object() || !j.contains("perf_events")) return -1;
+    for (const auto& ev : j["perf_events"]) {
+      if (ev.value("name", "") == "sched:sched_switch" &&
+          ev.value("sample_type", "").find("CALLCHAIN") == std::string::npos)
+        a.NoCallchains();
+    }
+    return -1;
+  };
+  if (int rc = RunPipeline(path, f.popts, a, pipe); rc != kExitOk) return rc;
   a.WriteRest();  // the table first, then the note about it
   if (std::string note = a.Perf61Note(); !note.empty()) std::cerr << "tk: " << note << "\n";
   return FinishOutput(std::cout);

@@ -82,6 +82,9 @@ class TimehistAnalysis final : public EventSink {
  public:
   TimehistAnalysis(TimehistOptions opts, std::ostream& out);
   EventMask wants() const override;
+  // Before the parse: the input's sched_switch events record no callchain, so there is no
+  // column and nothing to symbolize (perf's timehist_check_attr turns -g off then).
+  void NoCallchains() { opts_.callchain = false; }
   absl::Status OnEvent(const Event& e) override;
   absl::Status Finish() override;
   // After Finish(), once the pipeline succeeded: what is not written yet (the last rows, the

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "analyses/sched/perf_format.h"
 
 namespace tk::sched {
@@ -83,13 +84,12 @@ void IdleChains::Save(const std::vector<ChainFrame>& chain) {
   // perf keeps the copy only when it has frames (itr->cursor.nr); its chains merge by
   // function (the symbol, else the address), and print an unresolved frame as its address.
   current_.clear();
-  current_folded_.clear();
+  current_frames_.clear();
   has_current_ = !chain.empty();
   for (const ChainFrame& c : chain) {
     std::string name = c.resolved ? std::string(c.name) : absl::StrCat("0x", absl::Hex(c.ip));
     absl::StrAppend(&current_, name, "\n");
-    if (c.ignored) continue;
-    absl::StrAppend(&current_folded_, current_folded_.empty() ? "" : " <- ", name);
+    if (!c.ignored) current_frames_.push_back(std::move(name));
   }
 }
 
@@ -97,28 +97,31 @@ void IdleChains::Charge(uint64_t ns) {
   if (!has_current_) return;
   auto [it, added] = by_chain_.try_emplace(current_);
   if (added) {
-    it->second.folded = current_folded_;
+    it->second.frames = current_frames_;
     it->second.order = by_chain_.size();
   }
   it->second.hit += ns;
   ++it->second.count;
 }
 
+std::vector<const IdleChains::Entry*> IdleChains::Sorted() const {
+  std::vector<const Entry*> rows;
+  for (const auto& [key, e] : by_chain_) rows.push_back(&e);
+  std::sort(rows.begin(), rows.end(), [](const Entry* a, const Entry* b) {
+    return a->hit != b->hit ? a->hit > b->hit : a->order < b->order;
+  });
+  return rows;
+}
+
 void IdleChains::Append(std::string* out) const {
   AppendF(out, "  %16s  %8s  %s\n", "Idle time (msec)", "Count", "Callchains");
   AppendF(out, "  %s  %s  %s\n", std::string(16, '-').c_str(), std::string(8, '-').c_str(),
           std::string(50, '-').c_str());
-  std::vector<const Entry*> rows;
-  for (const auto& [key, e] : by_chain_) rows.push_back(&e);
-  // perf's flat sort: most idle time first; equal times in the order the chains came.
-  std::sort(rows.begin(), rows.end(), [](const Entry* a, const Entry* b) {
-    return a->hit != b->hit ? a->hit > b->hit : a->order < b->order;
-  });
-  for (const Entry* e : rows) {
+  for (const Entry* e : Sorted()) {
     *out += "  ";
     AppendSchedTime(out, e->hit, 12);
     AppendF(out, " %8d  ", static_cast<int>(e->count));
-    *out += e->folded;
+    *out += absl::StrJoin(e->frames, " <- ");
     *out += '\n';
   }
 }

@@ -66,17 +66,19 @@ class IdleChains {
   void Save(const std::vector<ChainFrame>& chain);
   // An idle period of `ns` ended: charged to the saved chain, if any.
   void Charge(uint64_t ns);
-  // perf's table, most idle time first:
-  //   "  Idle time (msec)     Count  Callchains" ... "  " TIME(12) " %8d  " FOLDED
+  struct Entry {
+    std::vector<std::string> frames;  // the printed frames (no scheduler's), callee first
+    uint64_t hit = 0, count = 0, order = 0;
+  };
+  // Most idle time first; equal times in the order the chains came (perf's flat sort).
+  std::vector<const Entry*> Sorted() const;
+  // perf's table:
+  //   "  Idle time (msec)     Count  Callchains" ... "  " TIME(12) " %8d  " "a <- b"
   void Append(std::string* out) const;
 
  private:
-  struct Entry {
-    std::string folded;  // the printed frames, "a <- b"
-    uint64_t hit = 0, count = 0, order = 0;
-  };
-  std::string current_;         // the saved chain's key (every frame, ignored ones too)
-  std::string current_folded_;  // and its printed form
+  std::string current_;  // the saved chain's key (every frame, ignored ones too)
+  std::vector<std::string> current_frames_;
   bool has_current_ = false;
   absl::flat_hash_map<std::string, Entry> by_chain_;
 };

@@ -167,6 +167,18 @@ void TimehistAnalysis::JsonSummary() {
             static_cast<unsigned long>(r.migrations));
   }
   const uint64_t hist_time = static_cast<uint64_t>(hist_end_ - hist_start_);
+  for (int32_t cpu = 0; cpu <= max_cpu_ && opts_.idle_hist && chains_seen_; ++cpu) {
+    for (const IdleChains::Entry* c : IdleChainsOf(cpu).Sorted()) {
+      AppendF(&b, "{\"type\":\"idle_callchain\",\"cpu\":%d,\"idle_ms\":%.6f,\"count\":%lu,"
+              "\"callchain\":", cpu, Ms(c->hit), static_cast<unsigned long>(c->count));
+      b += '[';
+      for (size_t i = 0; i < c->frames.size(); ++i) {
+        if (i) b += ',';
+        JsonString(&b, c->frames[i]);
+      }
+      b += "]}\n";
+    }
+  }
   for (int32_t cpu = 0; cpu <= max_cpu_ && !skipped_samples_; ++cpu) {
     if (!CpuWanted(cpu)) continue;
     const Runtime* r = static_cast<size_t>(cpu) < idle_.size() ? &idle_[cpu] : nullptr;

@@ -139,6 +139,19 @@ TEST(SchedChain, JsonCarriesTheChain) {
   EXPECT_EQ(off.out.find("callchain"), std::string::npos);
 }
 
+// A recording without callchains has no column and nothing is symbolized: no kernel symbols
+// are looked for (they used to be, with a "no kernel symbols" warning), from a file or stdin.
+TEST(SchedChain, NoCallchainsNoSymbols) {
+  const std::string f = SourcePath("testdata/sched/lost.perf.data");
+  for (bool piped : {false, true}) {
+    RunResult r = piped ? RunTk({"sched", "timehist", "--compat", "perf-6.1", "-"}, f)
+                        : RunTk({"sched", "timehist", "--compat", "perf-6.1", f});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err.find("kernel symbols"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, ReadFile(SourcePath("testdata/sched/perf.lost.timehist.txt")));
+  }
+}
+
 TEST(SchedChain, HelpDocumentsTheOptions) {
   RunResult h = RunTk({"help", "sched", "timehist"});
   ASSERT_EQ(h.exit_code, 0) << h.err;
@@ -237,6 +250,15 @@ TEST(SchedChain, IdleHistSummaryByCallchain) {
                    "             0.500         1  pipe_read\n\n"),
             std::string::npos)
       << s;
+  o.json = true;
+  std::ostringstream json;
+  sched::TimehistAnalysis j(o, json);
+  sched::testing::Feed(j, ev);
+  j.WriteRest();
+  EXPECT_NE(json.str().find("{\"type\":\"idle_callchain\",\"cpu\":0,\"idle_ms\":3.000000,"
+                            "\"count\":2,\"callchain\":[\"do_nanosleep\"]}\n"),
+            std::string::npos)
+      << json.str();
 }
 
 }  // namespace
