@@ -182,9 +182,9 @@ class TimehistAnalysis final : public EventSink {
   std::vector<ChainFrame> chain_, chain61_;  // the current switch-out's (and 6.1's) chain
   bool chain_recorded_ = false;  // the current switch-out has a callchain (and -g is on)
   bool chain_on_ = false;        // the current row has the column
-  bool chain_differs_ = false;  // and perf 6.1 would print another one
-  bool chains_seen_ = false;   // some switch-out had a callchain (-I's summary section)
-  uint64_t perf61_chains_differ_ = 0;
+  bool chain_differs_ = false;   // and perf 6.1 would print another one
+  bool chains_seen_ = false;     // some switch-out had a callchain (-I's summary section)
+  uint64_t perf61_chains_differ_ = 0;  // rows whose column perf 6.1 would print otherwise
   std::vector<IdleChains> idle_chains_;  // -I, per CPU
 };
 

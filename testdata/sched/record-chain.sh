@@ -35,7 +35,7 @@ th() {  # OUTPUT-SUFFIX [perf sched timehist options]
     --symfs "$here/chain-symfs" "$@" > "$here/perf.chain.timehist$s.txt"
 }
 th ""
-th -g -g
+th -call-graph -g
 th -no-call-graph --no-call-graph
 th -max-stack2 --max-stack 2
 th -max-stack12 --max-stack 12

@@ -39,7 +39,7 @@ struct Case {
 };
 const Case kCases[] = {
     {{}, "testdata/sched/perf.chain.timehist.txt", true},
-    {{"-g"}, "testdata/sched/perf.chain.timehist-g.txt", true},
+    {{"-g"}, "testdata/sched/perf.chain.timehist-call-graph.txt", true},
     {{"--no-call-graph"}, "testdata/sched/perf.chain.timehist-no-call-graph.txt", true},
     {{"--max-stack", "2"}, "testdata/sched/perf.chain.timehist-max-stack2.txt", true},
     {{"--max-stack", "12"}, "testdata/sched/perf.chain.timehist-max-stack12.txt", false},
