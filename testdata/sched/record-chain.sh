@@ -44,5 +44,7 @@ th -w-state -w --state
 th -n-V -n -V
 th -M-S -M -S
 th -I-S -I -S
+th -p26769-C1 -p 26769 -C 1
+th -time --time 25165.5915,25165.5920
 ls -l "$out"
 perf --version

@@ -48,6 +48,8 @@ const Case kCases[] = {
     {{"-n", "-V"}, "testdata/sched/perf.chain.timehist-n-V.txt", false},
     {{"-M", "-S"}, "testdata/sched/perf.chain.timehist-M-S.txt", false},
     {{"-I", "-S"}, "testdata/sched/perf.chain.timehist-I-S.txt", false},
+    {{"-p", "26769", "-C", "1"}, "testdata/sched/perf.chain.timehist-p26769-C1.txt", false},
+    {{"--time", "25165.5915,25165.5920"}, "testdata/sched/perf.chain.timehist-time.txt", true},
 };
 
 TEST(SchedChain, CompatIsPerf61ByteForByte) {
