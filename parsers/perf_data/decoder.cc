@@ -10,37 +10,7 @@
 namespace tk::parsers::perf_data {
 namespace {
 
-symbolize::SymbolizeOptions SymOptions(const ParseOptions& o) {
-  symbolize::SymbolizeOptions s;
-  s.symfs = o.symfs;
-  s.kallsyms = o.kallsyms;
-  s.use_buildid_cache = o.use_buildid_cache;
-  s.use_host_kallsyms = o.use_host_kallsyms;
-  return s;
-}
-
-// A NUL-terminated string in `s` (not past its end).
-std::string_view CString(std::string_view s) { return s.substr(0, s.find('\0')); }
-
-bool IsKernelMode(uint16_t misc) {
-  uint16_t m = misc & kMiscCpumodeMask;
-  return m == kMiscKernel || m == kMiscGuestKernel;
-}
-
-
 }  // namespace
-
-// The body of FORK and EXIT records.
-std::optional<Decoder::TaskRecord> Decoder::ReadTaskRecord(std::string_view body, bool swap) {
-  ByteReader r(body, swap);
-  uint32_t pid, ppid, tid, ptid;
-  uint64_t time;
-  if (!r.Read(&pid) || !r.Read(&ppid) || !r.Read(&tid) || !r.Read(&ptid) || !r.Read(&time)) {
-    return std::nullopt;
-  }
-  return TaskRecord{static_cast<int32_t>(pid), static_cast<int32_t>(ppid),
-                    static_cast<int32_t>(tid), static_cast<int32_t>(ptid), time};
-}
 
 Decoder::Decoder(Metadata& meta, const EventTable& table, const ParseOptions& opts,
                  EventSink& sink, Diagnostics& diag)
@@ -49,9 +19,7 @@ Decoder::Decoder(Metadata& meta, const EventTable& table, const ParseOptions& op
       sink_(sink),
       diag_(diag),
       wants_(sink.wants()),
-      machine_(SymOptions(opts)),
-      modules_(machine_),
-      unwinder_(modules_, kMaxStack),
+      machine_(SymbolizeOptionsOf(opts)),
       inline_frames_(opts.inline_frames),
       handlers_(kTextPoke + 1, nullptr) {
   handlers_[kSample] = &Decoder::OnSample;
@@ -187,12 +155,6 @@ void Decoder::BuildStack(const ParsedSample& s, uint16_t misc, const EventAttr& 
   }
 }
 
-std::optional<unwind::Module> Decoder::Modules::FindModule(int32_t pid, uint64_t addr) {
-  symbolize::Machine::UnwindFiles f;
-  if (!machine_.FindUnwindFiles(pid, addr, &f)) return std::nullopt;
-  return unwind::Module{f.start, f.end, f.pgoff, *f.elf, *f.debug};
-}
-
 // As perf: callers are looked up (and printed) at return address − 1, the leaf and frames
 // interrupted by a signal at their pc. With inline frames on, a frame whose symbol is known
 // becomes the functions DWARF places at that address, innermost first (perf's
@@ -200,30 +162,25 @@ std::optional<unwind::Module> Decoder::Modules::FindModule(int32_t pid, uint64_t
 // stack cut at the dump edge ends in perf 6.1's bogus ffffffffffffffff [unknown] frame.
 bool Decoder::AppendUnwound(const ParsedSample& s, const EventAttr& attr) {
   if (!(attr.sample_type & kSampleRegsUser) || s.user_stack.empty()) return false;
-  unwind::UserSample u;
-  u.pid = s.pid;
-  u.tid = s.tid;
-  u.abi = s.user_regs_abi;
-  u.regs_mask = attr.sample_regs_user;
-  u.regs = s.user_regs;
-  u.stack = s.user_stack;
-  u.dyn_size = std::min<uint64_t>(s.user_stack_dyn_size, s.user_stack.size());
-  u.swap = meta_.swap;
-  unwind::StopReason why = unwinder_.Unwind(u, &unwound_);
+  // The AheadUnwinder unwinds every sample that gets here (its WouldUnwind).
+  if (!unwound_ || unwound_index_ < 0) return false;
+  const UnwoundStacks::Stack& st = unwound_->stacks[static_cast<size_t>(unwound_index_)];
+  const unwind::StopReason why = st.why;
+  unwind_stats_.Add(why);
   // abi 0: a kernel thread, the stack is the kernel part. Registers cut short (no SP or IP):
   // the user IP, when sampled, stands for the user part.
   if (why == unwind::StopReason::kNoRegs) return s.user_regs_abi == unwind::kAbiNone;
-  for (const unwind::UnwoundFrame& uf : unwound_) {
+  for (uint32_t i = st.frames_begin; i < st.frames_end; ++i) {
+    const UnwoundStacks::Frame& uf = unwound_->frames[i];
     uint64_t at = uf.exact ? uf.pc : uf.pc - 1;
     Frame f = machine_.Resolve(s.pid, false, at);
-    const std::vector<std::string_view>* names =
-        inline_frames_ && f.symbol != "[unknown]" ? &unwinder_.InlineNames(s.pid, at) : nullptr;
-    if (!names || names->empty()) {
+    if (!inline_frames_ || f.symbol == "[unknown]" || uf.names_begin == uf.names_end) {
       frames_.push_back(f);
       continue;
     }
-    for (std::string_view n : *names) {
-      frames_.push_back(Frame{f.ip, n, n == f.symbol ? f.dso : std::string_view("inlined")});
+    for (uint32_t n = uf.names_begin; n < uf.names_end; ++n) {
+      std::string_view name = unwound_->names[n];
+      frames_.push_back(Frame{f.ip, name, name == f.symbol ? f.dso : std::string_view("inlined")});
     }
   }
   if (why == unwind::StopReason::kDumpEdge) frames_.push_back(machine_.Resolve(s.pid, false, ~uint64_t{0}));
@@ -297,76 +254,50 @@ absl::Status Decoder::OnSample(uint16_t misc, std::string_view body, uint64_t of
   return sink_.OnEvent(e);
 }
 
-// MMAP: {u32 pid, u32 tid, u64 start, u64 len, u64 pgoff, char filename[]} + trailer
-//   PERF_RECORD_MMAP -1/0: [0xffffffff81000000(0x1208d88) @ 0xffffffff81000000]: x [kernel.kallsyms]_text
+// MMAP and MMAP2 (side_band.h): code maps go to the Machine.
 absl::Status Decoder::OnMmap(uint16_t misc, std::string_view body, uint64_t off) {
-  ByteReader r(body, meta_.swap);
-  uint32_t pid, tid;
-  uint64_t start, len, pgoff;
-  if (!r.Read(&pid) || !r.Read(&tid) || !r.Read(&start) || !r.Read(&len) || !r.Read(&pgoff)) {
+  MmapRecord m;
+  if (!ParseMmap(misc, body, meta_.swap, &m)) {
     Malformed("MMAP record too short", off);
     return absl::OkStatus();
   }
-  if (misc & kMiscCommExec) return absl::OkStatus();  // PERF_RECORD_MISC_MMAP_DATA: not code
-  machine_.OnMmap(static_cast<int32_t>(pid), start, len, pgoff, CString(body.substr(r.pos())),
-                  IsKernelMode(misc), "");
-  if (!IsKernelMode(misc)) unwinder_.OnMmap(static_cast<int32_t>(pid), start, start + len);
+  if (m.code) machine_.OnMmap(m.pid, m.start, m.len, m.pgoff, m.filename, m.kernel, m.build_id);
   return absl::OkStatus();
 }
 
-// MMAP2: {u32 pid, tid, u64 start, len, pgoff, {u32 maj, min, u64 ino, ino_generation} or
-// (misc bit 14) {u8 build_id_size, u8, u16, u8 build_id[20]}, u32 prot, u32 flags,
-// char filename[]} + trailer
-//   PERF_RECORD_MMAP2 5311/5311: [0x7f533dedb000(0x26000) @ 0x1000 fe:00 332383 0]: r-xp /usr/lib/.../ld-linux-x86-64.so.2
 absl::Status Decoder::OnMmap2(uint16_t misc, std::string_view body, uint64_t off) {
-  ByteReader r(body, meta_.swap);
-  uint32_t pid, tid, prot, flags;
-  uint64_t start, len, pgoff;
-  std::string_view ids;
-  if (!r.Read(&pid) || !r.Read(&tid) || !r.Read(&start) || !r.Read(&len) || !r.Read(&pgoff) ||
-      !r.Bytes(24, &ids) || !r.Read(&prot) || !r.Read(&flags)) {
+  MmapRecord m;
+  if (!ParseMmap2(misc, body, meta_.swap, &m)) {
     Malformed("MMAP2 record too short", off);
     return absl::OkStatus();
   }
-  constexpr uint32_t kProtExec = 4;
-  if (!(prot & kProtExec) && !IsKernelMode(misc)) return absl::OkStatus();
-  std::string build_id;
-  if (misc & kMiscMmapBuildId) {
-    size_t n = std::min<size_t>(static_cast<uint8_t>(ids[0]), 20);
-    for (size_t i = 0; i < n; ++i) absl::StrAppend(&build_id, absl::Hex(static_cast<uint8_t>(ids[4 + i]), absl::kZeroPad2));
-  }
-  machine_.OnMmap(static_cast<int32_t>(pid), start, len, pgoff, CString(body.substr(r.pos())),
-                  IsKernelMode(misc), build_id);
-  if (!IsKernelMode(misc)) unwinder_.OnMmap(static_cast<int32_t>(pid), start, start + len);
+  if (m.code) machine_.OnMmap(m.pid, m.start, m.len, m.pgoff, m.filename, m.kernel, m.build_id);
   return absl::OkStatus();
 }
 
 // COMM: {u32 pid, u32 tid, char comm[]} + trailer; misc bit 13 = exec.
 absl::Status Decoder::OnComm(uint16_t misc, std::string_view body, uint64_t off) {
-  ByteReader r(body, meta_.swap);
-  uint32_t pid, tid;
-  if (!r.Read(&pid) || !r.Read(&tid)) {
+  std::optional<CommRecord> c = ParseComm(misc, body, meta_.swap);
+  if (!c) {
     Malformed("COMM record too short", off);
     return absl::OkStatus();
   }
   ParsedSample t = Trailer(body, nullptr);
-  std::string_view comm = CString(body.substr(8));
-  machine_.OnComm(static_cast<int32_t>(pid), static_cast<int32_t>(tid), comm);
-  if (misc & kMiscCommExec) unwinder_.Forget(static_cast<int32_t>(pid));  // a new program
+  machine_.OnComm(c->pid, c->tid, c->comm);
   Event e;
   e.ts_ns = t.has_time ? static_cast<int64_t>(t.time) : -1;
   e.cpu = t.cpu;
-  e.pid = static_cast<int32_t>(pid);
-  e.tid = static_cast<int32_t>(tid);
+  e.pid = c->pid;
+  e.tid = c->tid;
   e.comm = machine_.Comm(e.pid, e.tid);
   e.name = "comm";
-  e.body = Comm{e.pid, e.tid, e.comm, (misc & kMiscCommExec) != 0};
+  e.body = Comm{e.pid, e.tid, e.comm, c->exec};
   return Emit(e);
 }
 
 // FORK / EXIT: {u32 pid, ppid, tid, ptid, u64 time} + trailer
 absl::Status Decoder::OnFork(uint16_t misc, std::string_view body, uint64_t off) {
-  std::optional<TaskRecord> r = ReadTaskRecord(body, meta_.swap);
+  std::optional<TaskRecord> r = ParseTaskRecord(body, meta_.swap);
   if (!r) {
     Malformed("FORK record too short", off);
     return absl::OkStatus();
@@ -380,13 +311,11 @@ absl::Status Decoder::OnFork(uint16_t misc, std::string_view body, uint64_t off)
 }
 
 absl::Status Decoder::OnExit(uint16_t misc, std::string_view body, uint64_t off) {
-  std::optional<TaskRecord> r = ReadTaskRecord(body, meta_.swap);
+  std::optional<TaskRecord> r = ParseTaskRecord(body, meta_.swap);
   if (!r) {
     Malformed("EXIT record too short", off);
     return absl::OkStatus();
   }
-  // The process is gone (its main thread exits last): its Dwfl's memory and mapped files go.
-  if (r->pid == r->tid) unwinder_.Forget(r->pid);
   Event e = TaskEvent(*r, body, "exit");
   e.body = Exit{r->pid, r->ppid, r->tid, r->ptid};
   return Emit(e);
@@ -481,7 +410,7 @@ void Decoder::Finish() {
     diag_.Note(Stat::kThrottled, absl::StrCat("sampling throttled ", throttles_, " times (THROTTLE records)"));
   }
   for (const std::string& n : machine_.TakeNotes()) diag_.NoteEach(Stat::kSymbolNotes, n, n);
-  if (const unwind::UnwindStats& u = unwinder_.stats(); u.total()) {
+  if (const unwind::UnwindStats& u = unwind_stats_; u.total()) {
     diag_.Note(Stat::kDwarfUserStacks, UnwindSummary(u), u.total());
     for (const auto& [key, n] : UnwindCounters(u)) diag_.Count(key, n);
   }

@@ -21,6 +21,8 @@
 #include "parsers/parser.h"
 #include "parsers/perf_data/metadata.h"
 #include "parsers/perf_data/sample.h"
+#include "parsers/perf_data/side_band.h"
+#include "parsers/perf_data/unwind_ahead.h"
 #include "parsers/symbolize/machine.h"
 #include "parsers/unwind/unwinder.h"
 
@@ -58,6 +60,13 @@ class Decoder {
 
   uint64_t samples() const { return samples_; }
 
+  // The --call-graph dwarf stack of the next record Handle gets: stacks->stacks[index]
+  // (AheadUnwinder::Feed's answer for it; -1: none).
+  void SetUnwound(const UnwoundStacks* stacks, int index) {
+    unwound_ = stacks;
+    unwound_index_ = index;
+  }
+
  private:
   using Handler = absl::Status (Decoder::*)(uint16_t misc, std::string_view body, uint64_t off);
   absl::Status OnSample(uint16_t misc, std::string_view body, uint64_t off);
@@ -66,12 +75,6 @@ class Decoder {
   absl::Status OnComm(uint16_t misc, std::string_view body, uint64_t off);
   absl::Status OnFork(uint16_t misc, std::string_view body, uint64_t off);
   absl::Status OnExit(uint16_t misc, std::string_view body, uint64_t off);
-  // FORK and EXIT share their layout: {u32 pid, ppid, tid, ptid; u64 time}.
-  struct TaskRecord {
-    int32_t pid, ppid, tid, ptid;
-    uint64_t time;
-  };
-  static std::optional<TaskRecord> ReadTaskRecord(std::string_view body, bool swap);
   // The common part of the Event of a FORK/EXIT record (time, cpu, ids, comm, name).
   Event TaskEvent(const TaskRecord& r, std::string_view body, std::string_view name);
   absl::Status OnLost(uint16_t misc, std::string_view body, uint64_t off);
@@ -83,8 +86,8 @@ class Decoder {
   // The sample_id_all trailer of a non-sample record; fills pid/tid/time/cpu.
   ParsedSample Trailer(std::string_view body, int* event_index);
   void BuildStack(const ParsedSample& s, uint16_t misc, const EventAttr& attr);
-  // Appends the user frames of a --call-graph dwarf sample, unwound from its registers and
-  // stack copy; false when the sample has neither.
+  // Appends the user frames of a --call-graph dwarf sample, unwound (by the AheadUnwinder)
+  // from its registers and stack copy; false when the sample has neither.
   bool AppendUnwound(const ParsedSample& s, const EventAttr& attr);
   absl::Status Emit(Event& e);
   absl::Status EmitLost(Lost::Kind kind, uint64_t count, std::string_view body);
@@ -96,18 +99,9 @@ class Decoder {
   Diagnostics& diag_;
   EventMask wants_;
   symbolize::Machine machine_;
-  // The Machine's maps and file search, as the unwinder's module source.
-  class Modules : public unwind::ModuleSource {
-   public:
-    explicit Modules(symbolize::Machine& m) : machine_(m) {}
-    std::optional<unwind::Module> FindModule(int32_t pid, uint64_t addr) override;
-
-   private:
-    symbolize::Machine& machine_;
-  };
-  Modules modules_;
-  unwind::Unwinder unwinder_;
-  std::vector<unwind::UnwoundFrame> unwound_;
+  const UnwoundStacks* unwound_ = nullptr;
+  int unwound_index_ = -1;
+  unwind::UnwindStats unwind_stats_;  // of the stacks used
   bool inline_frames_ = true;
   std::vector<Handler> handlers_;
   std::vector<std::string> names_;  // per event index

@@ -19,6 +19,7 @@
 #include "parsers/perf_data/reorder_queue.h"
 #include "parsers/perf_data/sample.h"
 #include "parsers/perf_data/tokenizer.h"
+#include "parsers/perf_data/unwind_ahead.h"
 
 namespace tk::parsers::perf_data {
 namespace {
@@ -86,27 +87,33 @@ bool HasTracepoints(const Metadata& meta) {
 // Records handed from the reading thread (framing, time order) to the decoding one, in
 // delivery order. Records of a mapped, uncompressed file are views; others (decompressed,
 // piped) are copied into `arena`, as the reorder queue reuses its blocks once they are out.
+// --call-graph dwarf samples come with their user stacks, unwound on the reading thread
+// (unwind_ahead.h).
 struct RecordBatch {
   struct Item {
     const char* data;  // nullptr: at arena_pos in `arena`
     size_t arena_pos;
     uint32_t size;
+    int32_t unwound;  // index in `unwound`, -1: none
     uint64_t offset;
   };
   std::vector<Item> items;
   std::string arena;
+  UnwoundStacks unwound;
   uint64_t release_below = 0;  // after decoding: the input below this offset can go (0: none)
 
   void Clear() {
     items.clear();
     arena.clear();
+    unwound.Clear();
     release_below = 0;
   }
-  void Add(std::string_view rec, bool stable, uint64_t offset) {
+  void Add(std::string_view rec, bool stable, uint64_t offset, int unwound_index) {
+    const uint32_t size = static_cast<uint32_t>(rec.size());
     if (stable) {
-      items.push_back({rec.data(), 0, static_cast<uint32_t>(rec.size()), offset});
+      items.push_back({rec.data(), 0, size, unwound_index, offset});
     } else {
-      items.push_back({nullptr, arena.size(), static_cast<uint32_t>(rec.size()), offset});
+      items.push_back({nullptr, arena.size(), size, unwound_index, offset});
       arena.append(rec);
     }
   }
@@ -116,8 +123,10 @@ struct RecordBatch {
 };
 
 // A batch goes to the decoding thread once it holds this many records (~10 ms of decoding:
-// the hand-off's locking is noise, and 4 queued batches stay a few MB).
+// the hand-off's locking is noise, and 4 queued batches stay a few MB), or records of this
+// many bytes: --call-graph dwarf samples are ~8 KiB each (8192 of them: 64 MiB a batch).
 constexpr size_t kBatchRecords = 8192;
+constexpr size_t kBatchBytes = 2 << 20;
 
 class Loop {
  public:
@@ -126,6 +135,7 @@ class Loop {
         meta_(meta),
         diag_(diag),
         decoder_((table_.Build(meta), meta), table_, opts, sink, diag),
+        ahead_(meta, table_, opts, sink.wants()),
         mapped_(in.mapped().has_value()) {
     sink.OnTraceInfo(TraceInfo{meta.arch});
   }
@@ -192,6 +202,7 @@ class Loop {
   absl::Status Consume(BatchPipe<RecordBatch>& pipe) {
     while (std::unique_ptr<RecordBatch> b = pipe.Take()) {
       for (const RecordBatch::Item& i : b->items) {
+        decoder_.SetUnwound(&b->unwound, i.unwound);
         absl::Status st = decoder_.Handle(b->Record(i), i.offset);
         if (!st.ok()) return st;
       }
@@ -201,16 +212,23 @@ class Loop {
     return absl::OkStatus();
   }
 
-  // A record to decode, in delivery order: at once, or into the batch.
+  // A record to decode, in delivery order: at once, or into the batch. Its user stack is
+  // unwound here either way (with two threads: on the reading thread).
   absl::Status Send(std::string_view rec, bool stable, uint64_t offset) {
-    if (!batch_) return decoder_.Handle(rec, offset);
-    batch_->Add(rec, stable, offset);
-    if (batch_->items.size() >= kBatchRecords) Flush();
+    if (!batch_) {
+      unwound_.Clear();
+      decoder_.SetUnwound(&unwound_, ahead_.Feed(rec, &unwound_));
+      return decoder_.Handle(rec, offset);
+    }
+    batch_->Add(rec, stable, offset, ahead_.Feed(rec, &batch_->unwound));
+    batch_bytes_ += rec.size();
+    if (batch_->items.size() >= kBatchRecords || batch_bytes_ >= kBatchBytes) Flush();
     return cancelled_ ? absl::CancelledError("decoding stopped") : absl::OkStatus();
   }
 
   void Flush() {
     if (!batch_ || (batch_->items.empty() && !batch_->release_below)) return;
+    batch_bytes_ = 0;
     if (!pipe_->Put(std::move(batch_))) {  // the decoding side stopped: read no further
       cancelled_ = true;
       batch_ = std::make_unique<RecordBatch>();
@@ -281,6 +299,7 @@ class Loop {
     NoteWarnings(meta_, diag_);
     if (change == HeaderChange::kEvents) table_.Build(meta_);
     if (change != HeaderChange::kNone) decoder_.Refresh();
+    if (change != HeaderChange::kNone) ahead_.Refresh();
     if (change == HeaderChange::kTracingData) decoder_.LoadTracingData(rec.offset + rec.size);
     return absl::OkStatus();
   }
@@ -290,6 +309,8 @@ class Loop {
   Diagnostics& diag_;
   EventTable table_;
   Decoder decoder_;
+  AheadUnwinder ahead_;  // on the reading thread (Send's)
+  UnwoundStacks unwound_;  // one thread: the record being decoded
   ReorderQueue queue_;
   std::vector<ReorderQueue::Entry> out_;
   bool aux_noted_ = false;
@@ -297,6 +318,7 @@ class Loop {
   // Two threads: the pipe and the batch being filled (the reader thread's).
   BatchPipe<RecordBatch>* pipe_ = nullptr;
   std::unique_ptr<RecordBatch> batch_;
+  size_t batch_bytes_ = 0;  // of the records in batch_
   bool cancelled_ = false;
 };
 

@@ -251,7 +251,7 @@ StopReason Unwinder::Unwind(const UserSample& s, std::vector<UnwoundFrame>* out)
   const bool is32 = s.abi == kAbi32;
   uint64_t ip = 0, sp = 0;
   if ((s.abi != kAbi64 && !is32) || !PerfReg(s, kPerfIp, &ip) || !PerfReg(s, kPerfSp, &sp)) {
-    ++stats_.no_regs;
+    stats_.Add(StopReason::kNoRegs);
     return StopReason::kNoRegs;
   }
   Proc* p = GetProc(s.pid);
@@ -267,13 +267,7 @@ StopReason Unwinder::Unwind(const UserSample& s, std::vector<UnwoundFrame>* out)
   if (p->attached) r = Walk(p, s, out);
   if (out->empty()) out->push_back(UnwoundFrame{ip, true});  // perf prints the leaf always
   p->s = nullptr;
-  switch (r) {
-    case StopReason::kComplete: ++stats_.complete; break;
-    case StopReason::kDumpEdge: ++stats_.dump_edge; break;
-    case StopReason::kNoInfo: ++stats_.no_info; break;
-    case StopReason::kMaxDepth: ++stats_.max_depth; break;
-    case StopReason::kNoRegs: ++stats_.no_regs; break;
-  }
+  stats_.Add(r);
   return r;
 }
 

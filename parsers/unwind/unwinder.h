@@ -77,6 +77,15 @@ enum class StopReason {
 struct UnwindStats {
   uint64_t complete = 0, dump_edge = 0, no_info = 0, max_depth = 0, no_regs = 0;
   uint64_t total() const { return complete + dump_edge + no_info + max_depth + no_regs; }
+  void Add(StopReason r) {
+    switch (r) {
+      case StopReason::kComplete: ++complete; break;
+      case StopReason::kDumpEdge: ++dump_edge; break;
+      case StopReason::kNoInfo: ++no_info; break;
+      case StopReason::kMaxDepth: ++max_depth; break;
+      case StopReason::kNoRegs: ++no_regs; break;
+    }
+  }
 };
 
 class Unwinder {

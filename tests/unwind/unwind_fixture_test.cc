@@ -233,15 +233,23 @@ TEST(Unwind, ScriptPrintsTheUnwoundCallchain) {
   }
 }
 
+// The user stacks are unwound on the reading thread with --threads 2 and on the only thread
+// with --threads 1 (parsers/perf_data/unwind_ahead.h): the same folded stacks, counters and
+// `tk script` callchains either way, from a file and from stdin, inline frames on and off.
 TEST(Unwind, StdinAndThreadsGiveTheSameStacks) {
   RunResult file = Fold({Dir() + "/pipe.data"});
   RunResult in = Fold({"-"}, Dir() + "/pipe.data");
+  RunResult in1 = Fold({"-", "--threads", "1"}, Dir() + "/pipe.data");
   RunResult one = Fold({Dir() + "/pipe.data", "--threads", "1"});
   ASSERT_EQ(file.exit_code, 0);
   EXPECT_EQ(file.out, in.out);
+  EXPECT_EQ(file.out, in1.out);
   EXPECT_EQ(file.out, one.out);
-  // Many processes (system-wide) and the i386 ABI, inline frames on and off.
-  for (const char* f : {"/sys.data", "/m32.data"}) {
+  EXPECT_NE(file.out.find("main;"), std::string::npos) << file.out;
+  // Every fixture: many processes (system-wide), the i386 ABI, cut stacks, static and
+  // .debug_frame-only code, signal frames.
+  for (const char* f : {"/sys.data", "/m32.data", "/dwarf.data", "/trunc.data", "/static.data",
+                        "/dbgframe.data", "/z.data"}) {
     for (bool inl : {true, false}) {
       std::vector<std::string> a = {Dir() + f, "--threads", "1"};
       if (!inl) a.push_back("--no-inline");
@@ -250,8 +258,18 @@ TEST(Unwind, StdinAndThreadsGiveTheSameStacks) {
       RunResult t2 = Fold(a);
       ASSERT_EQ(t1.exit_code, 0) << t1.err;
       EXPECT_EQ(t1.out, t2.out) << f;
+      EXPECT_EQ(t1.err, t2.err) << f;  // the unwinding counters
+      EXPECT_NE(t1.err.find("--call-graph dwarf: "), std::string::npos) << f << t1.err;
       EXPECT_FALSE(t1.out.empty()) << f;
     }
+    std::vector<std::string> script = {"script", "--symfs", Dir() + "/symfs", "--kallsyms",
+                                       Dir() + "/kallsyms", "--no-host-kallsyms", Dir() + f,
+                                       "--threads", "1"};
+    RunResult s1 = RunTk(script);
+    script.back() = "2";
+    RunResult s2 = RunTk(script);
+    ASSERT_EQ(s1.exit_code, 0) << s1.err;
+    EXPECT_EQ(s1.out, s2.out) << f;
   }
 }
 
