@@ -159,6 +159,7 @@ class Loop {
       read = ReadAll(tok);
       Flush();  // what was read before an error is decoded, as with one thread
       pipe.Close();
+      ahead_.Finish();  // its files and maps go while the decoder finishes
     });
     absl::Status decoded = Consume(pipe);
     if (!decoded.ok()) pipe.Cancel();

@@ -35,7 +35,7 @@ bool KnownContexts(const ParsedSample& s, bool swap) {
 
 std::optional<unwind::Module> AheadUnwinder::Modules::FindModule(int32_t pid, uint64_t addr) {
   symbolize::Machine::UnwindFiles f;
-  if (!machine_.FindUnwindFiles(pid, addr, &f)) return std::nullopt;
+  if (!machine_->FindUnwindFiles(pid, addr, &f)) return std::nullopt;
   return unwind::Module{f.start, f.end, f.pgoff, *f.elf, *f.debug};
 }
 
@@ -46,7 +46,7 @@ AheadUnwinder::AheadUnwinder(const Metadata& meta, const EventTable& table,
       stacks_wanted_(wants.stacks()),
       samples_wanted_(wants.Has(EventKind::kSample)),
       inline_frames_(opts.inline_frames),
-      machine_(SymbolizeOptionsOf(opts)),
+      machine_(std::make_unique<symbolize::Machine>(SymbolizeOptionsOf(opts))),
       modules_(machine_),
       unwinder_(modules_, kMaxStack) {
   Refresh();
@@ -55,8 +55,9 @@ AheadUnwinder::AheadUnwinder(const Metadata& meta, const EventTable& table,
 // Active once an event has DWARF stacks (a pipe's attrs come before its records); the
 // Machine learns the build ids the decoder's learns.
 void AheadUnwinder::Refresh() {
+  if (!machine_) return;
   for (const BuildIdEntry& b : meta_.build_ids) {
-    machine_.AddBuildId(b.filename, b.build_id, b.cpumode == kMiscKernel);
+    machine_->AddBuildId(b.filename, b.build_id, b.cpumode == kMiscKernel);
   }
   if (!stacks_wanted_) return;
   for (const EventInfo& ev : meta_.events) active_ = active_ || HasDwarfStacks(ev.attr);
@@ -79,7 +80,7 @@ int AheadUnwinder::Feed(std::string_view rec, UnwoundStacks* out) {
           !m.code || m.kernel) {
         return -1;
       }
-      machine_.OnMmap(m.pid, m.start, m.len, m.pgoff, m.filename, false, m.build_id);
+      machine_->OnMmap(m.pid, m.start, m.len, m.pgoff, m.filename, false, m.build_id);
       unwinder_.OnMmap(m.pid, m.start, m.start + m.len);
       return -1;
     }
@@ -90,7 +91,7 @@ int AheadUnwinder::Feed(std::string_view rec, UnwoundStacks* out) {
       return -1;
     case kFork:
       if (std::optional<TaskRecord> r = ParseTaskRecord(body, swap)) {
-        machine_.OnFork(r->pid, r->tid, r->ppid, r->ptid, (misc & (1 << 13)) != 0);
+        machine_->OnFork(r->pid, r->tid, r->ppid, r->ptid, (misc & (1 << 13)) != 0);
       }
       return -1;
     case kExit:
@@ -102,6 +103,12 @@ int AheadUnwinder::Feed(std::string_view rec, UnwoundStacks* out) {
     default:
       return -1;
   }
+}
+
+void AheadUnwinder::Finish() {
+  active_ = false;
+  unwinder_.DropFiles();
+  machine_.reset();
 }
 
 bool AheadUnwinder::WouldUnwind(const EventAttr& attr, const ParsedSample& s) const {

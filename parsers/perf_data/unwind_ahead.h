@@ -24,6 +24,7 @@
 #define TK_PARSERS_PERF_DATA_UNWIND_AHEAD_H_
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -71,6 +72,10 @@ class AheadUnwinder {
   // appended to `out`: returns its index there, else -1.
   int Feed(std::string_view rec, UnwoundStacks* out);
 
+  // No more records: frees the maps, files and CFI caches (on the feeding thread, while the
+  // decoder finishes); the names in results already given stay valid.
+  void Finish();
+
  private:
   int FeedSample(std::string_view body, UnwoundStacks* out);
   bool WouldUnwind(const EventAttr& attr, const ParsedSample& s) const;
@@ -79,15 +84,15 @@ class AheadUnwinder {
   const EventTable& table_;
   const bool stacks_wanted_, samples_wanted_, inline_frames_;
   bool active_ = false;  // some event has --call-graph dwarf stacks
-  symbolize::Machine machine_;
+  std::unique_ptr<symbolize::Machine> machine_;  // null after Finish
   // The Machine's maps and file search, as the unwinder's module source.
   class Modules : public unwind::ModuleSource {
    public:
-    explicit Modules(symbolize::Machine& m) : machine_(m) {}
+    explicit Modules(const std::unique_ptr<symbolize::Machine>& m) : machine_(m) {}
     std::optional<unwind::Module> FindModule(int32_t pid, uint64_t addr) override;
 
    private:
-    symbolize::Machine& machine_;
+    const std::unique_ptr<symbolize::Machine>& machine_;
   };
   Modules modules_;
   unwind::Unwinder unwinder_;

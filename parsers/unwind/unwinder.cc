@@ -195,6 +195,13 @@ void Unwinder::OnMmap(int32_t pid, uint64_t start, uint64_t end) {
 
 void Unwinder::Forget(int32_t pid) { procs_.erase(pid); }
 
+void Unwinder::DropFiles() {
+  procs_.clear();
+  inline_cache_.clear();
+  dwarf_files_.clear();
+  elf_files_.clear();
+}
+
 // The frames from the sample's registers, leaf first, as tk's libdwfl callback took them
 // from dwfl_getthread_frames: a frame's module is reported before the step from it; asking
 // whether a frame is an activation (for its lookup address) takes the step to its caller

@@ -110,6 +110,10 @@ class Unwinder {
 
   const UnwindStats& stats() const { return stats_; }
 
+  // Frees the files, CFI rows and processes (no more Unwind or InlineNames calls follow);
+  // the names InlineNames returned stay valid.
+  void DropFiles();
+
   struct Proc;
 
  private:
