@@ -9,25 +9,31 @@ namespace {
 
 // The tables, in docs/sql-schema.md's order. Every event table starts with event_id (the
 // event's number in input order, which is time order), ts, cpu, pid, tid, type_id.
+//
+// No secondary indices, and event_id is a plain column, not the INTEGER PRIMARY KEY: every
+// table is in time order by its rowid (insertion order) already, and on sched.data (590k
+// events) an explicit rowid cost ~0.1 µs per row (SQLite checks it is new) and four ts
+// indices ~0.25 µs per indexed row even though each insert appends to them, a quarter of the
+// inserting thread's time; the SQL in docs/sql-schema.md creates them when a query needs one.
 constexpr const char* kSchema = R"sql(
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
 CREATE TABLE tasks(tid INTEGER PRIMARY KEY, pid INTEGER, comm TEXT, first_seen INTEGER,
                    last_seen INTEGER, events INTEGER);
 CREATE TABLE event_types(id INTEGER PRIMARY KEY, kind TEXT, name TEXT);
-CREATE TABLE generic_events(event_id INTEGER PRIMARY KEY, ts INTEGER, cpu INTEGER,
+CREATE TABLE generic_events(event_id INTEGER, ts INTEGER, cpu INTEGER,
                             pid INTEGER, tid INTEGER, type_id INTEGER);
-CREATE TABLE sched_switch(event_id INTEGER PRIMARY KEY, ts INTEGER, cpu INTEGER, pid INTEGER,
+CREATE TABLE sched_switch(event_id INTEGER, ts INTEGER, cpu INTEGER, pid INTEGER,
                           tid INTEGER, type_id INTEGER, prev_comm TEXT, prev_pid INTEGER,
                           prev_prio INTEGER, prev_state TEXT, next_comm TEXT,
                           next_pid INTEGER, next_prio INTEGER);
-CREATE TABLE sched_wakeup(event_id INTEGER PRIMARY KEY, ts INTEGER, cpu INTEGER, pid INTEGER,
+CREATE TABLE sched_wakeup(event_id INTEGER, ts INTEGER, cpu INTEGER, pid INTEGER,
                           tid INTEGER, type_id INTEGER, target_comm TEXT, target_pid INTEGER,
                           target_prio INTEGER, target_cpu INTEGER, success INTEGER);
-CREATE TABLE block_rq(event_id INTEGER PRIMARY KEY, ts INTEGER, cpu INTEGER, pid INTEGER,
+CREATE TABLE block_rq(event_id INTEGER, ts INTEGER, cpu INTEGER, pid INTEGER,
                       tid INTEGER, type_id INTEGER, stage TEXT, major INTEGER, minor INTEGER,
                       sector INTEGER, nr_sector INTEGER, bytes INTEGER, rwbs TEXT,
                       error INTEGER, comm TEXT);
-CREATE TABLE samples(event_id INTEGER PRIMARY KEY, ts INTEGER, cpu INTEGER, pid INTEGER,
+CREATE TABLE samples(event_id INTEGER, ts INTEGER, cpu INTEGER, pid INTEGER,
                      tid INTEGER, type_id INTEGER, comm TEXT, period INTEGER,
                      stack_id INTEGER);
 CREATE TABLE stacks(id INTEGER PRIMARY KEY, parent_id INTEGER, frame_id INTEGER,
@@ -59,18 +65,6 @@ CREATE VIEW events(id, ts, cpu, pid, tid, kind, name) AS
     SELECT event_id, ts, cpu, pid, tid, type_id FROM samples
       WHERE type_id IN (SELECT id FROM event_types WHERE kind = 'sample')
   ) e JOIN event_types t ON t.id = e.type_id;
-)sql";
-
-// Indices on ts, created with the tables: events arrive in time order, so each insert appends
-// to the index's last page. On sched.data's 243k switches that cost 0.05 s more than the
-// inserts alone, against 0.15 s for CREATE INDEX after the load (a sort); a tid index is a
-// random insert either way (0.24 s built after the load) and is not made: event_id is in time
-// order, so a thread's events are a scan, and a query that needs more creates its index.
-constexpr const char* kIndices = R"sql(
-CREATE INDEX generic_events_ts ON generic_events(ts);
-CREATE INDEX sched_switch_ts ON sched_switch(ts);
-CREATE INDEX sched_wakeup_ts ON sched_wakeup(ts);
-CREATE INDEX samples_ts ON samples(ts);
 )sql";
 
 }  // namespace
@@ -117,8 +111,7 @@ absl::Status CreateSchema(sqlite3* db) {
       !st.ok()) {
     return st;
   }
-  if (absl::Status st = Exec(db, kSchema); !st.ok()) return st;
-  return Exec(db, kIndices);
+  return Exec(db, kSchema);
 }
 
 }  // namespace tk::analyses::sql

@@ -34,8 +34,7 @@ const std::vector<TableDef>& TableDefs();
 absl::Status OpenDatabase(const std::string& path, sqlite3** db);
 
 // Sets the pragmas for a fast bulk load into a file nobody else reads until it is renamed
-// (no journal, no fsync, exclusive lock) and creates the tables, their ts indices (kept
-// while loading: events come in time order, so each insert appends) and the `events` view.
+// (no journal, no fsync, exclusive lock) and creates the tables and the `events` view.
 absl::Status CreateSchema(sqlite3* db);
 
 // Runs `sql` (statements without results).
