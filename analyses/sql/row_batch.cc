@@ -1,6 +1,7 @@
 #include "analyses/sql/row_batch.h"
 
 #include <sqlite3.h>
+#include <time.h>
 
 #include <utility>
 
@@ -82,10 +83,12 @@ void RowLoader::Work() {
     status_ = Insert(*b);
     if (!status_.ok()) {
       pipe_.Cancel();
-      return;
+      break;
     }
     pipe_.Done(std::move(b));
   }
+  timespec t;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) == 0) thread_cpu_s_ = t.tv_sec + t.tv_nsec * 1e-9;
 }
 
 absl::Status RowLoader::Ship(std::unique_ptr<RowBlock>* block) {

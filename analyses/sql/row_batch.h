@@ -108,6 +108,8 @@ class RowLoader {
   // Inserts every buffered row and ends the thread; `db` is the caller's again. Returns the
   // first insert error.
   absl::Status Finish();
+  // The CPU time the inserting thread used (0 without one), once Finish returned.
+  double thread_cpu_s() const { return thread_cpu_s_; }
 
  private:
   friend class RowWriter;
@@ -129,6 +131,7 @@ class RowLoader {
   BatchPipe<RowBlock> pipe_{8};
   std::thread thread_;
   absl::Status status_;
+  double thread_cpu_s_ = 0;
 };
 
 }  // namespace tk::analyses::sql

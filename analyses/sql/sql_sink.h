@@ -64,6 +64,8 @@ class SqlSink final : public EventSink, private iolat::IoListener {
   // With `thread` the inserts run on a thread of their own until Finish (RowLoader).
   absl::Status Begin(bool thread);
   uint64_t events() const { return next_event_id_ - 1; }
+  // The CPU time of the inserting thread (Begin(true)), after Finish.
+  double insert_thread_cpu_s() const { return loader_.thread_cpu_s(); }
 
  private:
   struct Task {
