@@ -356,15 +356,21 @@ TEST(Sql, OneRowPerEventAndThreadsAgree) {
   EXPECT_EQ(got["events"], got["ids"]);
   EXPECT_EQ(got["events"], got["max_id"]);
   EXPECT_EQ(got["meta"].get<std::string>(), got["events"].dump());
-  std::string dir = TempDir();
-  for (const char* t : {"1", "2"}) {
-    ASSERT_EQ(RunTk({"sql", "--threads", t, in, "--format", "csv", "-o", dir + "/t" + t}).exit_code,
-              0);
-  }
-  std::vector<std::string> files = ListDir(dir + "/t1");
-  ASSERT_EQ(files, ListDir(dir + "/t2"));
-  for (const std::string& f : files) {
-    EXPECT_EQ(ReadFile(dir + "/t1/" + f), ReadFile(dir + "/t2/" + f)) << f;
+  // trace.dat, and perf.data with its reading thread and stacks.
+  for (const std::string& file : {in, SourcePath("testdata/perf_data/g.data")}) {
+    std::string dir = TempDir();
+    for (const char* t : {"1", "2"}) {
+      std::vector<std::string> args = {"sql", "--threads", t, file, "--format", "csv",
+                                       "-o", dir + "/t" + t};
+      if (file.ends_with(".data")) args = With(args, kPerfDataFlags);
+      RunResult r = RunTk(args);
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+    }
+    std::vector<std::string> files = ListDir(dir + "/t1");
+    ASSERT_EQ(files, ListDir(dir + "/t2"));
+    for (const std::string& f : files) {
+      EXPECT_EQ(ReadFile(dir + "/t1/" + f), ReadFile(dir + "/t2/" + f)) << file << " " << f;
+    }
   }
 }
 
