@@ -293,13 +293,16 @@ TEST(Sql, SyscallRowsAreTkSyscalls) {
   }
 }
 
+// The off-CPU fixture (sched_switch and sched_waking with callchains) and the flags it needs.
+std::vector<std::string> OffCpuFixture() {
+  std::string dir = "testdata/offcpu/";
+  return {"--no-buildid-cache", "--no-host-kallsyms", "--symfs", SourcePath(dir + "symfs"),
+          "--kallsyms", SourcePath(dir + "kallsyms"), SourcePath(dir + "offcpu.data")};
+}
+
 // The off_cpu rows, as folded lines, are tk fold --off-cpu's output.
 TEST(Sql, OffCpuRowsAreTkFoldOffCpu) {
-  std::string dir = "testdata/offcpu/";
-  std::vector<std::string> flags = {"--no-buildid-cache", "--no-host-kallsyms", "--symfs",
-                                    SourcePath(dir + "symfs"), "--kallsyms",
-                                    SourcePath(dir + "kallsyms"),
-                                    SourcePath(dir + "offcpu.data")};
+  const std::vector<std::string> flags = OffCpuFixture();
   RunResult fold = RunTk(With({"fold", "--off-cpu"}, flags));
   ASSERT_EQ(fold.exit_code, 0) << fold.err;
   ASSERT_GT(fold.out.size(), 1000u);
@@ -314,11 +317,7 @@ TEST(Sql, OffCpuRowsAreTkFoldOffCpu) {
 // The off_cpu_intervals rows, summed per switch-out stack, are tk fold --off-cpu's output;
 // every closed interval is a row (those without a stack too), and each names its sched_switch.
 TEST(Sql, OffCpuIntervalsSumToTkFoldOffCpu) {
-  std::string dir = "testdata/offcpu/";
-  std::vector<std::string> flags = {"--no-buildid-cache", "--no-host-kallsyms", "--symfs",
-                                    SourcePath(dir + "symfs"), "--kallsyms",
-                                    SourcePath(dir + "kallsyms"),
-                                    SourcePath(dir + "offcpu.data")};
+  const std::vector<std::string> flags = OffCpuFixture();
   RunResult fold = RunTk(With({"fold", "--off-cpu"}, flags));
   ASSERT_EQ(fold.exit_code, 0) << fold.err;
   RunResult sql = RunTk(With({"sql", "-e", kOffCpuIntervalQuery}, flags));
