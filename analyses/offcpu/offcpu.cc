@@ -161,28 +161,27 @@ void OffCpuSink::OnSwitch(const Event& e, const SchedSwitch& s) {
 void OffCpuSink::Close(int32_t tid, const Pending& p, int64_t in_ns) {
   if (in_ns < p.out_ns) return;  // time going backwards: nothing sensible to add
   uint64_t us = static_cast<uint64_t>(in_ns - p.out_ns) / 1000;
-  bool counted = Count(tid, p, in_ns, us);
+  Count(tid, p, in_ns, us);
   if (opt_.on_interval) {
     opt_.on_interval({.tid = tid, .pid = p.pid, .state = p.state, .out_ns = p.out_ns,
-                      .in_ns = in_ns, .waker_tid = p.waker_tid, .has_stack = p.has_stack,
-                      .counted = counted});
+                      .in_ns = in_ns, .waker_tid = p.waker_tid, .has_stack = p.has_stack});
   }
 }
 
-// Adds the interval to its stack when it passes the options; true when counted.
-bool OffCpuSink::Count(int32_t tid, const Pending& p, int64_t in_ns, uint64_t us) {
+// Adds the interval to its stack when it passes the options.
+void OffCpuSink::Count(int32_t tid, const Pending& p, int64_t in_ns, uint64_t us) {
   if (!p.has_stack) {
     ++stats_.no_stack;
-    return false;
+    return;
   }
   ++stats_.intervals;
-  if (!p.wanted || !filter_.TimeOk(in_ns) || !Wanted(p.state, us)) return false;
+  if (!p.wanted || !filter_.TimeOk(in_ns) || !Wanted(p.state, us)) return;
   ++stats_.counted;
   stats_.counted_us += us;
-  if (us == 0) return true;  // --min-us 0: counted, but a line of weight 0 says nothing
+  if (us == 0) return;  // --min-us 0: counted, but a line of weight 0 says nothing
   if (!opt_.wakeup) {
     stacks_[p.key] += us;
-    return true;
+    return;
   }
   key_ = p.key;
   auto w = waker_.find(tid);
@@ -193,7 +192,6 @@ bool OffCpuSink::Count(int32_t tid, const Pending& p, int64_t in_ns, uint64_t us
     ++stats_.no_waker;
   }
   stacks_[key_] += us;
-  return true;
 }
 
 void OffCpuSink::OnWakeup(const Event& e, const SchedWakeup& w) {

@@ -60,8 +60,6 @@ struct OffCpuInterval {
   int64_t in_ns = 0;        // the switch-in, >= out_ns
   int32_t waker_tid = -1;   // the thread of the last wakeup of `tid` in the interval; -1 none
   bool has_stack = false;   // the switch-out had a callchain
-  // tk fold --off-cpu counts it: a stack, and --state/--min-us/--max-us and the filter pass.
-  bool counted = false;
 };
 
 struct OffCpuOptions {
@@ -134,7 +132,7 @@ class OffCpuSink final : public EventSink {
   void OnWakeup(const Event& e, const SchedWakeup& w);
   void OnSample(const Event& e);
   void Close(int32_t tid, const Pending& p, int64_t in_ns);
-  bool Count(int32_t tid, const Pending& p, int64_t in_ns, uint64_t us);
+  void Count(int32_t tid, const Pending& p, int64_t in_ns, uint64_t us);
   bool Wanted(char state, uint64_t us) const;
   // root + frames, root first (leaf first when `leaf_first`).
   void AppendStack(const Event& e, bool leaf_first, std::string* key) const;
