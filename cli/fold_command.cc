@@ -68,14 +68,7 @@ int RunFold(int argc, char** argv) {
   fo.event_filter = names.event_filter;
 
   fo.worker_thread = Threads(threads) >= 2;
-  if (offcpu.on()) {
-    absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
-    if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
-    absl::StatusOr<std::string_view> head = (*in)->Peek(8192);
-    if (!head.ok()) return Fail(SV(head.status().message()), kExitUsage);
-    Diagnostics diag((*in)->name());
-    return RunOffCpuFold(**in, popts, offcpu, fo, filter.options(), json, diag);
-  }
+  if (offcpu.on()) return RunOffCpuFold(path, popts, offcpu, fo, filter.options(), json);
   analyses::fold::FoldSink sink(fo);
   // perf script text in memory folds in two halves on two threads (the parser splits it).
   analyses::fold::FoldParts parts(sink, filter.empty() ? nullptr : &filter);

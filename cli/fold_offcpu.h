@@ -31,17 +31,22 @@ void AddOffCpuFlags(CLI::App& app, OffCpuFlags* flags);
 // its exit code; else -1.
 int CheckOffCpuFlags(const CLI::App& app, const OffCpuFlags& flags);
 
-// Folds `in` off-CPU (or wakeup) style into `*out`, printing the notes and errors tk fold
-// prints. Returns the exit code (kExitOk: `*out` holds the stacks).
+// Folds `path` off-CPU (or wakeup) style into `*out` on the one pipeline (cli/common.h),
+// printing the notes and errors tk fold prints. Returns the exit code (kExitOk: `*out` holds
+// the stacks).
+int FoldOffCpu(const std::string& path, const ParseOptions& popts, const OffCpuFlags& flags,
+               const analyses::fold::FoldOptions& fold, const FilterOptions& filter,
+               std::unique_ptr<analyses::offcpu::OffCpuSink>* out);
+// The same for an input the caller opened and read from already (tk pprof reads its header).
 int FoldOffCpu(Input& in, const ParseOptions& popts, const OffCpuFlags& flags,
                const analyses::fold::FoldOptions& fold, const FilterOptions& filter,
                Diagnostics& diag, std::unique_ptr<analyses::offcpu::OffCpuSink>* out);
 
-// Folds `in` off-CPU (or wakeup) style with `fold`'s roots and frame names; writes folded lines
-// or JSON to stdout, notes to stderr. Returns the exit code.
-int RunOffCpuFold(Input& in, const ParseOptions& popts, const OffCpuFlags& flags,
+// Folds `path` off-CPU (or wakeup) style with `fold`'s roots and frame names; writes folded
+// lines or JSON to stdout, notes to stderr. Returns the exit code.
+int RunOffCpuFold(const std::string& path, const ParseOptions& popts, const OffCpuFlags& flags,
                   const analyses::fold::FoldOptions& fold, const FilterOptions& filter,
-                  bool json, Diagnostics& diag);
+                  bool json);
 
 }  // namespace tk::cli
 

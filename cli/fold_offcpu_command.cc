@@ -33,9 +33,11 @@ int CheckOffCpuFlags(const CLI::App& app, const OffCpuFlags& f) {
   return -1;
 }
 
-int FoldOffCpu(Input& in, const ParseOptions& popts, const OffCpuFlags& flags,
-               const analyses::fold::FoldOptions& fold, const FilterOptions& filter,
-               Diagnostics& diag, std::unique_ptr<analyses::offcpu::OffCpuSink>* out) {
+namespace {
+
+// The sink for `flags`, or a usage error's exit code.
+int MakeSink(const OffCpuFlags& flags, const analyses::fold::FoldOptions& fold,
+             const FilterOptions& filter, std::unique_ptr<analyses::offcpu::OffCpuSink>* out) {
   analyses::offcpu::OffCpuOptions oo;
   oo.filter = filter;
   oo.wakeup = flags.wakeup;
@@ -48,29 +50,66 @@ int FoldOffCpu(Input& in, const ParseOptions& popts, const OffCpuFlags& flags,
   }
   if (oo.min_us > oo.max_us) return Fail("--min-us is above --max-us", kExitUsage);
   *out = std::make_unique<analyses::offcpu::OffCpuSink>(oo);
-  analyses::offcpu::OffCpuSink& sink = **out;
-  absl::Status st = ParseInput(in, popts, sink, diag);
-  diag.PrintSummary();
-  if (!st.ok()) return Fail(SV(st.message()), kExitData);
-  if (sink.NothingToFold()) {
-    return Fail(in.name() + ": no sched:sched_switch callchains to fold (record with `perf " +
-                    "record -e sched:sched_switch -e sched:sched_waking -a -g`)",
-                kExitData);
-  }
+  return kExitOk;
+}
+
+// Why the parse left nothing to fold, as one line; "" when it did not.
+std::string NothingReason(const analyses::offcpu::OffCpuSink& sink) {
+  if (!sink.NothingToFold()) return "";
+  return "no sched:sched_switch callchains to fold (record with `perf record -e "
+         "sched:sched_switch -e sched:sched_waking -a -g`)";
+}
+
+// The notes after a fold of `name`.
+void WriteNotes(const std::string& name, const OffCpuFlags& flags,
+                const analyses::offcpu::OffCpuSink& sink) {
   if (flags.wakeup && sink.stats().waker_stacks == 0) {
-    std::cerr << "tk: " << in.name()
+    std::cerr << "tk: " << name
               << ": no sched_waking/sched_wakeup callchains: no waker stacks (record with "
                  "-e sched:sched_waking -g)\n";
   }
   sink.WriteNote(std::cerr);
+}
+
+}  // namespace
+
+int FoldOffCpu(const std::string& path, const ParseOptions& popts, const OffCpuFlags& flags,
+               const analyses::fold::FoldOptions& fold, const FilterOptions& filter,
+               std::unique_ptr<analyses::offcpu::OffCpuSink>* out) {
+  if (int rc = MakeSink(flags, fold, filter, out); rc != kExitOk) return rc;
+  analyses::offcpu::OffCpuSink& sink = **out;
+  std::string name;
+  Pipeline pipe;
+  pipe.before_parse = [&](Input& in, Format, Parser&) {
+    name = in.name();
+    return -1;
+  };
+  pipe.nothing_reason = [&] { return NothingReason(sink); };
+  if (int rc = RunPipeline(path, popts, sink, pipe); rc != kExitOk) return rc;
+  WriteNotes(name, flags, sink);
   return kExitOk;
 }
 
-int RunOffCpuFold(Input& in, const ParseOptions& popts, const OffCpuFlags& flags,
+int FoldOffCpu(Input& in, const ParseOptions& popts, const OffCpuFlags& flags,
+               const analyses::fold::FoldOptions& fold, const FilterOptions& filter,
+               Diagnostics& diag, std::unique_ptr<analyses::offcpu::OffCpuSink>* out) {
+  if (int rc = MakeSink(flags, fold, filter, out); rc != kExitOk) return rc;
+  analyses::offcpu::OffCpuSink& sink = **out;
+  absl::Status st = ParseInput(in, popts, sink, diag);
+  diag.PrintSummary();
+  if (!st.ok()) return Fail(SV(st.message()), kExitData);
+  if (std::string why = NothingReason(sink); !why.empty()) {
+    return Fail(in.name() + ": " + why, kExitData);
+  }
+  WriteNotes(in.name(), flags, sink);
+  return kExitOk;
+}
+
+int RunOffCpuFold(const std::string& path, const ParseOptions& popts, const OffCpuFlags& flags,
                   const analyses::fold::FoldOptions& fold, const FilterOptions& filter,
-                  bool json, Diagnostics& diag) {
+                  bool json) {
   std::unique_ptr<analyses::offcpu::OffCpuSink> sink;
-  if (int rc = FoldOffCpu(in, popts, flags, fold, filter, diag, &sink); rc != kExitOk) return rc;
+  if (int rc = FoldOffCpu(path, popts, flags, fold, filter, &sink); rc != kExitOk) return rc;
   if (json) {
     sink->WriteJson(std::cout);
   } else {

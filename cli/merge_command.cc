@@ -2,8 +2,8 @@
 //
 // The exact sum of folded-stack files (analyses/merge/folded_merge.h), sorted as tk fold
 // prints them: `tk fold` per host or per part, then `tk merge` = `tk fold` of the whole.
-// Inputs that are JSON documents are histogram reports (tk sched/iolat/irq hist --json),
-// merged into one report (analyses/merge/report_merge.h).
+// Inputs that are JSON documents are reports (tk sched/iolat/irq hist --json, tk irq --json),
+// merged into one report (analyses/merge/report_merge.h, stats_merge.h).
 #include <algorithm>
 #include <iostream>
 #include <string>
@@ -39,7 +39,7 @@ absl::StatusOr<std::string_view> Text(Input& in) {
   return *in.mapped();
 }
 
-// Merges `inputs` as --json histogram reports and prints the merged report.
+// Merges `inputs` as --json reports and prints the merged report.
 int MergeReports(std::vector<std::unique_ptr<Input>> inputs) {
   analyses::merge::ReportMerge merge;
   for (auto& in : inputs) {
@@ -62,10 +62,12 @@ int RunMerge(int argc, char** argv) {
       "tk merge: the exact sum of folded stack files (\"root;...;leaf COUNT\" lines, as tk fold\n"
       "and stackcollapse-*.pl write them), sorted bytewise as tk fold sorts. The output does not\n"
       "depend on the order of the inputs (except with --normalize).\n"
-      "Inputs that are JSON (tk sched hist, tk iolat hist, tk irq hist --json, e.g. one per host)\n"
-      "are merged into one report of the same shape: log2 buckets, counts, max and time range\n"
-      "exactly; sched hist's percentiles from the merged buckets (bucket midpoint, marked\n"
-      "\"percentiles_exact\": false) unless a single input had values.",
+      "Inputs that are JSON (tk sched hist, tk iolat hist, tk irq hist --json, tk irq --json,\n"
+      "e.g. one per host) are merged into one report of the same shape: log2 buckets, counts,\n"
+      "totals, min, max and time range exactly; sched hist's percentiles from the merged buckets\n"
+      "(bucket midpoint, marked \"percentiles_exact\": false) and tk irq's avg and stdev\n"
+      "recomputed (\"avg_stdev_exact\": false) unless a single input had values. tk iolat\n"
+      "--json and tk sched latency --json are refused: no merge of them is exact.",
       "tk merge");
   std::vector<std::string> paths;
   bool normalize = false;

@@ -18,8 +18,8 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "core/absl_compat.h"
-#include "core/diag.h"
 #include "core/input.h"
+#include "core/run_settings.h"
 #include "nlohmann/json.hpp"
 #include "parsers/perf_data/perf_data_parser.h"
 #include "parsers/trace_dat/trace_dat_parser.h"
@@ -57,21 +57,26 @@ std::map<std::string, std::string> Meta(Input& in, Format format) {
   return meta;
 }
 
-// Loads `in` into `db`. Returns an exit code.
-int Load(sqlite3* db, Input& in, Format format, const ParseOptions& popts) {
+// Loads `path` into `db` on the one pipeline (cli/common.h). With 2 threads (the default on
+// 2+ cores) SQLite inserts on a thread of its own beside the parse. Returns an exit code.
+int Load(sqlite3* db, const std::string& path, const ParseOptions& popts) {
   absl::Status st = analyses::sql::CreateSchema(db);
   if (!st.ok()) return Fail(SV(st.message()), kExitUsage);
-  analyses::sql::SqlSink sink(db, Meta(in, format));
-  if (st = sink.Begin(); !st.ok()) return Fail(SV(st.message()), kExitUsage);
-  Diagnostics diag(in.name());
-  st = ParseInput(in, popts, sink, diag);
-  diag.PrintSummary();
-  if (!st.ok()) return Fail(SV(st.message()), kExitData);
-  return kExitOk;
+  analyses::sql::SqlSink sink(db, {});
+  if (st = sink.Begin(ResolveThreads(popts.threads) >= 2); !st.ok()) {
+    return Fail(SV(st.message()), kExitUsage);
+  }
+  Pipeline pipe;
+  pipe.before_parse = [&](Input& in, Format format, Parser&) {
+    sink.AddMeta(Meta(in, format));
+    return -1;
+  };
+  pipe.nothing_reason = [] { return std::string(); };  // any input is a database
+  return RunPipeline(path, popts, sink, pipe);
 }
 
 // -o FILE in SQLite format: load into FILE.tmp.PID, then rename.
-int WriteDatabase(Input& in, Format format, const ParseOptions& popts, const std::string& out) {
+int WriteDatabase(const std::string& path, const ParseOptions& popts, const std::string& out) {
   std::string temp = out + ".tmp." + std::to_string(getpid());
   if (temp.size() >= sizeof(g_temp_path)) return Fail(out + ": path too long", kExitUsage);
   std::remove(temp.c_str());
@@ -82,7 +87,7 @@ int WriteDatabase(Input& in, Format format, const ParseOptions& popts, const std
   if (absl::Status st = analyses::sql::OpenDatabase(temp, &db); !st.ok()) {
     rc = Fail(SV(st.message()), kExitUsage);
   } else {
-    rc = Load(db, in, format, popts);
+    rc = Load(db, path, popts);
   }
   if (sqlite3_close(db) != SQLITE_OK && rc == kExitOk) rc = Fail(temp + ": close failed", 2);
   if (rc == kExitOk && std::rename(temp.c_str(), out.c_str()) != 0) {
@@ -124,19 +129,14 @@ int RunSql(int argc, char** argv) {
     return Fail("sql: --format applies to -o, not -e", kExitUsage);
   }
 
-  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
-  if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
-  absl::StatusOr<std::string_view> head = (*in)->Peek(8192);
-  if (!head.ok()) return Fail(SV(head.status().message()), kExitUsage);
-  Format format = DetectFormat(*head);
-  if (format_name == "sqlite" && query.empty()) return WriteDatabase(**in, format, popts, out);
+  if (format_name == "sqlite" && query.empty()) return WriteDatabase(path, popts, out);
 
   sqlite3* db = nullptr;
   int rc = kExitOk;
   if (absl::Status st = analyses::sql::OpenDatabase(":memory:", &db); !st.ok()) {
     rc = Fail(SV(st.message()), kExitUsage);
   } else {
-    rc = Load(db, **in, format, popts);
+    rc = Load(db, path, popts);
   }
   if (rc == kExitOk) {
     absl::Status st;

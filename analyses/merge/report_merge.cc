@@ -130,21 +130,45 @@ absl::Status ReportMerge::AddIrq(const Json& r) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// The reports whose merge is refused, with why and what to merge instead; "" for others.
+std::string Unmergeable(const Json& r) {
+  if (!r.is_object()) return "";
+  if (r.contains("devices") && r.contains("block_events")) {
+    return "tk iolat --json reports do not merge exactly (percentiles without buckets, "
+           "averages rounded to the ns, top-N writers, ratios): merge tk iolat hist --json, or "
+           "query io_request in tk sql";
+  }
+  if (r.contains("tasks") && r.contains("runtime_source")) {
+    return "tk sched latency --json reports do not merge exactly (per-task averages rounded "
+           "to the ns, no total delay): merge tk sched hist --json, or query sched_delay in "
+           "tk sql";
+  }
+  return "";
+}
+
+}  // namespace
+
 absl::Status ReportMerge::Add(const Json& r) {
+  if (std::string why = Unmergeable(r); !why.empty()) return absl::InvalidArgumentError(why);
   Shape shape = r.is_array()                                     ? Shape::kIolatHist
                 : r.is_object() && r.contains("hardirqs")        ? Shape::kIrqHist
+                : IsIrqStats(r)                                  ? Shape::kIrqStats
                 : r.is_object() && r.contains("percentiles_exact") && r.contains("buckets")
                     ? Shape::kSchedHist
                     : Shape::kNone;
   if (shape == Shape::kNone) {
     return absl::InvalidArgumentError(
-        "not a histogram report (tk sched hist, tk iolat hist or tk irq hist --json)");
+        "not a report tk merge knows (tk sched hist, tk iolat hist, tk irq hist or tk irq "
+        "--json)");
   }
   if (shape_ != Shape::kNone && shape != shape_) {
     return absl::InvalidArgumentError("another report than the first input's");
   }
   shape_ = shape;
   if (shape == Shape::kIolatHist) return AddIolat(r);
+  if (shape == Shape::kIrqStats) return irq_stats_.Add(r);
   if (shape == Shape::kIrqHist) {
     if (!r.contains("unit") || r["unit"] != "usecs") {
       return absl::InvalidArgumentError("irq hist: unit is not usecs");
@@ -213,6 +237,9 @@ std::string ReportMerge::Dump() const {
   switch (shape_) {
     case Shape::kNone:
       return "";
+    case Shape::kIrqStats:
+      j = irq_stats_.ToJson();
+      break;
     case Shape::kSchedHist:
       j = SchedJson(all_);
       if (has_sections_) {

@@ -1,5 +1,7 @@
 // `tk merge` of --json histogram reports: many hosts' (or many parts') reports into one, as
-// the report of all their events together would read.
+// the report of all their events together would read. (`tk irq --json`'s statistics merge
+// too: stats_merge.h. `tk iolat --json` and `tk sched latency --json` are refused: their
+// percentiles have no buckets and their averages are rounded, so no merge is exact.)
 //
 // Three report shapes are recognised by their keys (one shape per merge; mixing is an error):
 //   sched hist  {"buckets": [{"low_us"|"low_ms", "high_*", "count"}], "count", "p50_ns",
@@ -30,6 +32,7 @@
 
 #include "absl/status/status.h"
 #include "analyses/common/histogram.h"
+#include "analyses/merge/stats_merge.h"
 #include "nlohmann/json.hpp"
 
 namespace tk::analyses::merge {
@@ -48,7 +51,7 @@ class ReportMerge {
   std::string Dump() const;
 
  private:
-  enum class Shape { kNone, kSchedHist, kIolatHist, kIrqHist };
+  enum class Shape { kNone, kSchedHist, kIolatHist, kIrqHist, kIrqStats };
   // One merged histogram: the log2 slots and, for sched hist, the other values.
   struct Hist {
     common::Log2Histogram log2;
@@ -74,6 +77,7 @@ class ReportMerge {
   std::map<int64_t, Hist> numbered_;
   bool has_sections_ = false;  // sched: some input had "sections"
   int64_t begin_ns_ = -1, end_ns_ = -1;  // irq: the spanned time range
+  IrqStatsMerge irq_stats_;              // tk irq --json (stats_merge.h)
 };
 
 }  // namespace tk::analyses::merge

@@ -144,6 +144,8 @@ void OffCpuSink::OnSwitch(const Event& e, const SchedSwitch& s) {
   }
   Pending& p = it->second;
   p.out_ns = e.ts_ns;
+  p.pid = e.pid;
+  p.waker_tid = -1;
   p.state = s.prev_state.Letter();
   p.has_stack = HasCallchain(e);
   const std::string_view comm = e.comm.empty() ? s.prev_comm : e.comm;
@@ -159,6 +161,15 @@ void OffCpuSink::OnSwitch(const Event& e, const SchedSwitch& s) {
 void OffCpuSink::Close(int32_t tid, const Pending& p, int64_t in_ns) {
   if (in_ns < p.out_ns) return;  // time going backwards: nothing sensible to add
   uint64_t us = static_cast<uint64_t>(in_ns - p.out_ns) / 1000;
+  Count(tid, p, in_ns, us);
+  if (opt_.on_interval) {
+    opt_.on_interval({.tid = tid, .pid = p.pid, .state = p.state, .out_ns = p.out_ns,
+                      .in_ns = in_ns, .waker_tid = p.waker_tid, .has_stack = p.has_stack});
+  }
+}
+
+// Adds the interval to its stack when it passes the options.
+void OffCpuSink::Count(int32_t tid, const Pending& p, int64_t in_ns, uint64_t us) {
   if (!p.has_stack) {
     ++stats_.no_stack;
     return;
@@ -184,7 +195,7 @@ void OffCpuSink::Close(int32_t tid, const Pending& p, int64_t in_ns) {
 }
 
 void OffCpuSink::OnWakeup(const Event& e, const SchedWakeup& w) {
-  if (!opt_.wakeup || w.kind == SchedWakeup::Kind::kWakeupNew) return;
+  if (w.kind == SchedWakeup::Kind::kWakeupNew) return;
   // As perf sched: with sched_waking in the input, sched_wakeup is ignored. sched_waking
   // always fires in the waker's context; sched_wakeup may fire on the target's CPU.
   if (w.kind == SchedWakeup::Kind::kWaking) {
@@ -192,7 +203,10 @@ void OffCpuSink::OnWakeup(const Event& e, const SchedWakeup& w) {
   } else if (seen_waking_) {
     return;
   }
-  if (!pending_.contains(w.pid)) return;  // not off-CPU: a wakeup of a running thread
+  auto p = pending_.find(w.pid);
+  if (p == pending_.end()) return;  // not off-CPU: a wakeup of a running thread
+  p->second.waker_tid = e.tid;
+  if (!opt_.wakeup) return;
   if (HasCallchain(e)) ++stats_.waker_stacks;
   std::string& k = waker_[w.pid];  // the last wakeup wins, as in offwaketime
   k.assign(";--");

@@ -35,6 +35,7 @@
 #define TK_ANALYSES_OFFCPU_OFFCPU_H_
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <string_view>
@@ -49,6 +50,18 @@
 
 namespace tk::analyses::offcpu {
 
+// One closed off-CPU interval of a thread: from its switch-out to its next switch-in (or, when
+// that switch-in was lost, the CPU's previous switch). Every closed interval, counted or not.
+struct OffCpuInterval {
+  int32_t tid = -1;
+  int32_t pid = -1;         // of the switch-out sample; -1 unknown
+  char state = 'R';         // prev_state's letter at the switch-out (TaskState::Letter())
+  int64_t out_ns = 0;       // the switch-out
+  int64_t in_ns = 0;        // the switch-in, >= out_ns
+  int32_t waker_tid = -1;   // the thread of the last wakeup of `tid` in the interval; -1 none
+  bool has_stack = false;   // the switch-out had a callchain
+};
+
 struct OffCpuOptions {
   bool wakeup = false;  // --wakeup: offwaketime's target;--;waker lines
   // --state: prev_state letters to keep (TaskState::Letter(): 'R' includes R+). Empty: all.
@@ -60,6 +73,8 @@ struct OffCpuOptions {
   // (the sample's pid/tid/comm and CPU), ending (switch-in) inside --time; perf --off-cpu
   // samples by their own fields (docs/filters.md). Every switch still drives the intervals.
   FilterOptions filter;
+  // Called for every closed interval, in the order they close (tk sql's off_cpu_intervals).
+  std::function<void(const OffCpuInterval&)> on_interval;
 };
 
 // Parses "S,D,R" into the letters OffCpuOptions::states holds.
@@ -105,6 +120,8 @@ class OffCpuSink final : public EventSink {
  private:
   struct Pending {
     int64_t out_ns = 0;
+    int32_t pid = -1;
+    int32_t waker_tid = -1;  // the last wakeup while off-CPU (sched_waking, else sched_wakeup)
     char state = 'R';
     bool has_stack = false;
     bool wanted = true;  // the filter accepted the thread and CPU at the switch-out
@@ -115,6 +132,7 @@ class OffCpuSink final : public EventSink {
   void OnWakeup(const Event& e, const SchedWakeup& w);
   void OnSample(const Event& e);
   void Close(int32_t tid, const Pending& p, int64_t in_ns);
+  void Count(int32_t tid, const Pending& p, int64_t in_ns, uint64_t us);
   bool Wanted(char state, uint64_t us) const;
   // root + frames, root first (leaf first when `leaf_first`).
   void AppendStack(const Event& e, bool leaf_first, std::string* key) const;

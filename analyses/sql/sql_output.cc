@@ -121,8 +121,8 @@ absl::Status ExportTables(sqlite3* db, const std::string& dir, RowFormat format)
     std::string path = absl::StrCat(dir, "/", t, ext);
     std::ofstream out(path, std::ios::binary);
     if (!out) return absl::UnavailableError(absl::StrCat(path, ": ", std::strerror(errno)));
-    absl::Status st = PrintQuery(db, absl::StrCat("SELECT * FROM ", t, " ORDER BY rowid"),
-                                 format, out);
+    // A full scan: rowid order, or primary key order for a WITHOUT ROWID table.
+    absl::Status st = PrintQuery(db, absl::StrCat("SELECT * FROM ", t), format, out);
     if (!st.ok()) return st;
     out.close();
     if (out.fail()) return absl::UnavailableError(absl::StrCat(path, ": write error"));

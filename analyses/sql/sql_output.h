@@ -19,7 +19,8 @@ enum class RowFormat { kList, kCsv, kJsonl };
 absl::Status PrintQuery(sqlite3* db, const std::string& sql, RowFormat format,
                         std::ostream& out);
 
-// Writes DIR/TABLE.csv or DIR/TABLE.jsonl for every table (DIR is created if missing).
+// Writes DIR/TABLE.csv or DIR/TABLE.jsonl for every table (not the views; DIR is created if
+// missing).
 absl::Status ExportTables(sqlite3* db, const std::string& dir, RowFormat format);
 
 }  // namespace tk::analyses::sql

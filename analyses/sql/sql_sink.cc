@@ -11,60 +11,6 @@
 namespace tk::analyses::sql {
 namespace {
 
-// The tables, in docs/sql-schema.md's order. Typed tables repeat ts (and cpu) so that common
-// queries need no join; event_id joins them to `events` (cpu, pid, tid, name of a sample).
-// Only events has secondary indices (ts, tid): each index built costs ~15% of the load, and
-// event_id, the typed tables' key, grows with ts (events arrive in time order).
-constexpr const char* kSchema = R"sql(
-CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE tasks(tid INTEGER PRIMARY KEY, pid INTEGER, comm TEXT, first_seen INTEGER,
-                   last_seen INTEGER, events INTEGER);
-CREATE TABLE events(id INTEGER PRIMARY KEY, ts INTEGER, cpu INTEGER, pid INTEGER, tid INTEGER,
-                    kind TEXT, name TEXT);
-CREATE TABLE sched_switch(event_id INTEGER PRIMARY KEY, ts INTEGER, cpu INTEGER,
-                          prev_comm TEXT, prev_pid INTEGER, prev_prio INTEGER, prev_state TEXT,
-                          next_comm TEXT, next_pid INTEGER, next_prio INTEGER);
-CREATE TABLE sched_wakeup(event_id INTEGER PRIMARY KEY, ts INTEGER, cpu INTEGER, kind TEXT,
-                          comm TEXT, pid INTEGER, prio INTEGER, target_cpu INTEGER,
-                          success INTEGER);
-CREATE TABLE block_rq(event_id INTEGER PRIMARY KEY, ts INTEGER, cpu INTEGER, stage TEXT,
-                      major INTEGER, minor INTEGER, sector INTEGER, nr_sector INTEGER,
-                      bytes INTEGER, rwbs TEXT, error INTEGER, comm TEXT);
-CREATE TABLE samples(event_id INTEGER PRIMARY KEY, ts INTEGER, comm TEXT, period INTEGER,
-                     stack_id INTEGER);
-CREATE TABLE stacks(id INTEGER PRIMARY KEY, parent_id INTEGER, frame_id INTEGER,
-                    depth INTEGER);
-CREATE TABLE frames(id INTEGER PRIMARY KEY, symbol TEXT, dso TEXT, name TEXT);
-CREATE TABLE sched_delay(tid INTEGER, pid INTEGER, comm TEXT, prio INTEGER, cpu INTEGER,
-                         ready_ts INTEGER, run_ts INTEGER, delay_ns INTEGER, waker_tid INTEGER,
-                         waker_comm TEXT, preempted INTEGER);
-CREATE TABLE io_request(major INTEGER, minor INTEGER, queue_major INTEGER, queue_minor INTEGER,
-                        from_major INTEGER, from_minor INTEGER, sector INTEGER,
-                        nr_sector INTEGER, bytes INTEGER, rwbs TEXT, q_ts INTEGER,
-                        g_ts INTEGER, i_ts INTEGER, d_ts INTEGER, c_ts INTEGER, comm TEXT,
-                        pid INTEGER, tid INTEGER, error INTEGER);
-CREATE TABLE irq(type TEXT, number INTEGER, name TEXT, cpu INTEGER, begin_ts INTEGER,
-                 end_ts INTEGER, duration_ns INTEGER, raise_ts INTEGER, handled INTEGER);
-CREATE TABLE syscalls(tid INTEGER, pid INTEGER, comm TEXT, nr INTEGER, name TEXT,
-                      enter_ts INTEGER, exit_ts INTEGER, duration_ns INTEGER, ret INTEGER,
-                      error INTEGER, errno INTEGER);
-CREATE TABLE off_cpu(stack TEXT PRIMARY KEY, us INTEGER);
-)sql";
-
-constexpr const char* kIndices = R"sql(
-CREATE INDEX events_ts ON events(ts);
-CREATE INDEX events_tid ON events(tid);
-)sql";
-
-// The tables SqlSink inserts into per event, in SqlSink::Table's order, with their columns.
-constexpr std::pair<const char*, int> kTables[] = {
-    {"events", 7},   {"sched_switch", 10}, {"sched_wakeup", 9}, {"block_rq", 12},
-    {"samples", 5},  {"frames", 4},        {"stacks", 4},       {"sched_delay", 11},
-    {"io_request", 19}, {"irq", 9},          {"syscalls", 11},
-};
-
-static_assert(std::size(kTables) == 11);  // SqlSink::kNumTables
-
 constexpr const char* kKindNames[] = {
     "sample", "sched_switch", "sched_wakeup", "sched_migrate", "sched_stat", "sched_fork",
     "sched_exit", "block_rq", "comm", "fork", "exit", "lost", "generic", "irq", "softirq",
@@ -72,72 +18,50 @@ constexpr const char* kKindNames[] = {
 };
 static_assert(std::size(kKindNames) == kNumEventKinds);
 
-absl::Status Exec(sqlite3* db, const char* sql) {
-  char* err = nullptr;
-  if (sqlite3_exec(db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-    absl::Status st = absl::InternalError(absl::StrCat("sqlite: ", err ? err : "error"));
-    sqlite3_free(err);
-    return st;
-  }
-  return absl::OkStatus();
-}
+// Samples have a samples row; other events when recorded with a callchain (not for the
+// one-frame IP stack perf.data gives events recorded without -g).
+bool HasSamplesRow(const Event& e) { return e.kind() == EventKind::kSample || e.callchain; }
 
-std::string_view WakeupKind(SchedWakeup::Kind k) {
-  switch (k) {
-    case SchedWakeup::Kind::kWakeup: return "wakeup";
-    case SchedWakeup::Kind::kWaking: return "waking";
-    case SchedWakeup::Kind::kWakeupNew: return "wakeup_new";
-  }
-  return "";
-}
-
-bool HasStack(const Event& e) {
-  return e.kind() == EventKind::kSample || !e.stack.empty();
+// tk fold --off-cpu's default options, with every closed interval to `f`.
+offcpu::OffCpuOptions IntervalOptions(std::function<void(const offcpu::OffCpuInterval&)> f) {
+  offcpu::OffCpuOptions o;
+  o.on_interval = std::move(f);
+  return o;
 }
 
 }  // namespace
-
-absl::Status OpenDatabase(const std::string& path, sqlite3** db) {
-  static const bool configured = [] {
-    sqlite3_config(SQLITE_CONFIG_SINGLETHREAD);
-    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-    return sqlite3_initialize() == SQLITE_OK;
-  }();
-  if (!configured) return absl::InternalError("sqlite: cannot initialize");
-  if (sqlite3_open_v2(path.c_str(), db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-      SQLITE_OK) {
-    return absl::UnavailableError(absl::StrCat(path, ": ", sqlite3_errmsg(*db)));
-  }
-  return absl::OkStatus();
-}
-
-absl::Status CreateSchema(sqlite3* db) {
-  // 64 KiB pages: fewer page splits per row appended (8% of the load against 4 KiB).
-  if (absl::Status st = Exec(db, "PRAGMA page_size=65536; PRAGMA journal_mode=OFF;"
-                                 "PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
-                                 "PRAGMA cache_size=-65536;");
-      !st.ok()) {
-    return st;
-  }
-  return Exec(db, kSchema);
-}
 
 SqlSink::SqlSink(sqlite3* db, std::map<std::string, std::string> meta)
     : db_(db),
       meta_(std::move(meta)),
       irq_({.on_interrupt = [this](const irq::Interrupt& i) { InsertIrq(i); }}, null_out_),
-      syscalls_({.on_call = [this](const syscalls::CallRecord& c) { InsertCall(c); }}) {}
+      syscalls_({.on_call = [this](const syscalls::CallRecord& c) { InsertCall(c); }}),
+      offcpu_(IntervalOptions([this](const offcpu::OffCpuInterval& iv) { InsertInterval(iv); })) {}
 
 SqlSink::~SqlSink() = default;
 
-absl::Status SqlSink::Begin() {
-  for (int i = 0; i < kNumTables; ++i) {
-    if (absl::Status st = rows_[i].Prepare(db_, kTables[i].first, kTables[i].second);
-        !st.ok()) {
-      return st;
-    }
+absl::Status SqlSink::Begin(bool thread) {
+  if (absl::Status st = Exec(db_, "BEGIN"); !st.ok()) return st;
+  return loader_.Start(db_, TableDefs(), thread);
+}
+
+absl::StatusOr<int64_t> SqlSink::TypeId(const Event& e) {
+  const int kind = static_cast<int>(e.kind());
+  LastType& last = last_type_[kind];
+  if (last.id > 0 && last.name == e.name) return last.id;
+  type_key_.assign(1, static_cast<char>(kind));
+  type_key_.append(e.name);
+  auto [it, inserted] = type_ids_.try_emplace(type_key_, type_ids_.size() + 1);
+  last.name.assign(e.name);
+  last.id = it->second;
+  if (inserted) {
+    RowWriter& r = Row(kEventTypes);
+    r.Int(it->second);
+    r.Text(kKindNames[kind]);
+    r.Text(e.name);
+    if (absl::Status st = r.EndRow(); !st.ok()) return st;
   }
-  return Exec(db_, "BEGIN");
+  return it->second;
 }
 
 absl::StatusOr<int64_t> SqlSink::FrameId(const Frame& f) {
@@ -150,7 +74,7 @@ absl::StatusOr<int64_t> SqlSink::FrameId(const Frame& f) {
   fold::AppendFrame(f, fold::FrameNameOptions(), &frame_name_);
   std::string_view name = frame_name_;
   if (!name.empty()) name.remove_prefix(1);  // AppendFrame writes ";NAME"
-  RowBatch& r = rows_[kFrames];
+  RowWriter& r = Row(kFrames);
   r.Int(it->second);
   r.Text(f.symbol);
   r.Text(f.dso);
@@ -166,7 +90,7 @@ absl::StatusOr<int64_t> SqlSink::StackId(absl::Span<const Frame> stack) {
     if (!frame.ok()) return frame.status();
     auto [it, inserted] = site_ids_.try_emplace({parent, *frame}, site_ids_.size() + 1);
     if (inserted) {
-      RowBatch& r = rows_[kStacks];
+      RowWriter& r = Row(kStacks);
       r.Int(it->second);
       r.Opt(parent == 0 ? -1 : parent);
       r.Int(*frame);
@@ -198,15 +122,6 @@ void SqlSink::SeeTask(const Event& e) {
 
 absl::Status SqlSink::OnEvent(const Event& e) {
   int64_t id = next_event_id_++;
-  RowBatch& r = rows_[kEvents];
-  r.Int(id);
-  r.Opt(e.ts_ns);
-  r.Opt(e.cpu);
-  r.Opt(e.pid);
-  r.Opt(e.tid);
-  r.Text(kKindNames[static_cast<int>(e.kind())]);
-  r.Text(e.name);
-  if (absl::Status st = r.EndRow(); !st.ok()) return st;
   SeeTask(e);
   if (sched::DelayTracker::Wants().Has(e.kind())) {
     delays_.OnEvent(e, [this](const sched::Delay& d) {
@@ -221,11 +136,11 @@ absl::Status SqlSink::OnEvent(const Event& e) {
     if (absl::Status st = derived->OnEvent(e); !st.ok()) return st;
   }
   if (!derived_status_.ok()) return derived_status_;
-  return InsertTyped(e, id);
+  return InsertEvent(e, id);
 }
 
 absl::Status SqlSink::InsertDelay(const sched::Delay& d) {
-  RowBatch& r = rows_[kDelays];
+  RowWriter& r = Row(kDelays);
   r.Int(d.tid);
   r.Opt(d.pid);
   r.Text(d.comm);
@@ -242,7 +157,7 @@ absl::Status SqlSink::InsertDelay(const sched::Delay& d) {
 
 void SqlSink::OnDone(const iolat::IoRecord& q) {
   if (!derived_status_.ok()) return;
-  RowBatch& r = rows_[kIo];
+  RowWriter& r = Row(kIo);
   r.Int(iolat::DevMajor(q.stat_dev));
   r.Int(iolat::DevMinor(q.stat_dev));
   r.Int(iolat::DevMajor(q.dev));
@@ -263,7 +178,7 @@ void SqlSink::OnDone(const iolat::IoRecord& q) {
 
 void SqlSink::InsertIrq(const irq::Interrupt& i) {
   if (!derived_status_.ok()) return;
-  RowBatch& r = rows_[kIrq];
+  RowWriter& r = Row(kIrq);
   r.Text(i.soft ? "softirq" : "irq");
   r.Int(i.number);
   r.Text(i.name);
@@ -283,7 +198,7 @@ void SqlSink::InsertIrq(const irq::Interrupt& i) {
 
 void SqlSink::InsertCall(const syscalls::CallRecord& c) {
   if (!derived_status_.ok()) return;
-  RowBatch& r = rows_[kSyscalls];
+  RowWriter& r = Row(kSyscalls);
   const bool error = c.ret >= -4095 && c.ret < 0;  // the kernel's errno range, as tk syscalls
   r.Int(c.tid);
   r.Opt(c.pid);
@@ -299,32 +214,81 @@ void SqlSink::InsertCall(const syscalls::CallRecord& c) {
   derived_status_ = r.EndRow();
 }
 
+// One row per off-CPU interval, with the switch-out that began it (its sched_switch row and
+// stack, which SqlSink notes after the OffCpuSink has seen the event: the entry for `tid` is
+// still the interval's own when it closes).
+void SqlSink::InsertInterval(const offcpu::OffCpuInterval& iv) {
+  if (!derived_status_.ok()) return;
+  SwitchOut out;
+  if (auto it = switch_out_.find(iv.tid); it != switch_out_.end()) out = it->second;
+  RowWriter& r = Row(kOffCpuIntervals);
+  r.Int(iv.tid);
+  r.Opt(iv.pid);
+  r.Text(std::string_view(&iv.state, 1));
+  r.Int(iv.out_ns);
+  r.Int(iv.in_ns);
+  r.Int(iv.in_ns - iv.out_ns);
+  r.Opt(iv.waker_tid);
+  r.Opt(out.event_id);
+  r.Opt(out.stack_id);
+  derived_status_ = r.EndRow();
+}
+
 // One row per folded off-CPU stack: the lines `tk fold --off-cpu` prints for this input.
 absl::Status SqlSink::WriteOffCpu() {
   if (absl::Status st = offcpu_.Finish(); !st.ok()) return st;
-  RowBatch r;
-  if (absl::Status st = r.Prepare(db_, "off_cpu", 2); !st.ok()) return st;
+  RowWriter& r = Row(kOffCpu);
   for (const auto& [stack, us] : offcpu_.stacks()) {
     r.Text(stack);
     r.Int(static_cast<int64_t>(us));
     if (absl::Status st = r.EndRow(); !st.ok()) return st;
   }
-  return r.Flush();
+  return absl::OkStatus();
 }
 
-// Starts a row of a typed table with its first columns: event_id, ts, cpu.
-RowBatch& SqlSink::TypedRow(Table t, int64_t id, const Event& e) {
-  RowBatch& r = rows_[t];
+RowWriter& SqlSink::EventRow(Table t, int64_t id, const Event& e) {
+  RowWriter& r = Row(t);
   r.Int(id);
   r.Opt(e.ts_ns);
   r.Opt(e.cpu);
+  r.Opt(e.pid);
+  r.Opt(e.tid);
+  r.Int(type_id_);
   return r;
 }
 
-// The typed row of `e` (event_id, ts, cpu or comm first), if its kind has a table.
+// The event's row (its typed table, samples or generic_events), and a samples row for a
+// callchain of a non-sample event.
+absl::Status SqlSink::InsertEvent(const Event& e, int64_t id) {
+  absl::StatusOr<int64_t> type = TypeId(e);
+  if (!type.ok()) return type.status();
+  type_id_ = *type;
+  stack_id_ = -1;
+  const bool sample_row = HasSamplesRow(e);
+  if (sample_row && !e.stack.empty()) {
+    absl::StatusOr<int64_t> s = StackId(e.stack);
+    if (!s.ok()) return s.status();
+    stack_id_ = *s;
+  }
+  if (absl::Status st = InsertTyped(e, id); !st.ok()) return st;
+  if (!sample_row) return absl::OkStatus();
+  RowWriter& r = EventRow(kSamples, id, e);
+  r.Text(e.comm);
+  if (e.has_period) {
+    r.Int(static_cast<int64_t>(e.period));
+  } else {
+    r.Null();
+  }
+  r.Opt(stack_id_);
+  return r.EndRow();
+}
+
+// The row of `e` in its typed table, or in generic_events; none for a sample (its samples row
+// is its row).
 absl::Status SqlSink::InsertTyped(const Event& e, int64_t id) {
   if (const auto* sw = std::get_if<SchedSwitch>(&e.body)) {
-    RowBatch& r = TypedRow(kSwitch, id, e);
+    if (sw->prev_pid > 0) switch_out_[sw->prev_pid] = {id, stack_id_};
+    RowWriter& r = EventRow(kSwitch, id, e);
     r.Text(sw->prev_comm);
     r.Opt(sw->prev_pid);
     r.Opt(sw->prev_prio);
@@ -335,8 +299,7 @@ absl::Status SqlSink::InsertTyped(const Event& e, int64_t id) {
     return r.EndRow();
   }
   if (const auto* w = std::get_if<SchedWakeup>(&e.body)) {
-    RowBatch& r = TypedRow(kWakeup, id, e);
-    r.Text(WakeupKind(w->kind));
+    RowWriter& r = EventRow(kWakeup, id, e);
     r.Text(w->comm);
     r.Opt(w->pid);
     r.Opt(w->prio);
@@ -345,7 +308,7 @@ absl::Status SqlSink::InsertTyped(const Event& e, int64_t id) {
     return r.EndRow();
   }
   if (const auto* b = std::get_if<BlockRq>(&e.body)) {
-    RowBatch& r = TypedRow(kBlock, id, e);
+    RowWriter& r = EventRow(kBlock, id, e);
     r.Text(BlockStageName(b->stage));
     r.Int(b->major);
     r.Int(b->minor);
@@ -357,29 +320,12 @@ absl::Status SqlSink::InsertTyped(const Event& e, int64_t id) {
     r.Text(b->comm);
     return r.EndRow();
   }
-  if (!HasStack(e)) return absl::OkStatus();
-  int64_t stack = -1;
-  if (!e.stack.empty()) {
-    absl::StatusOr<int64_t> s = StackId(e.stack);
-    if (!s.ok()) return s.status();
-    stack = *s;
-  }
-  RowBatch& r = rows_[kSamples];
-  r.Int(id);
-  r.Opt(e.ts_ns);
-  r.Text(e.comm);
-  if (e.has_period) {
-    r.Int(static_cast<int64_t>(e.period));
-  } else {
-    r.Null();
-  }
-  r.Opt(stack);
-  return r.EndRow();
+  if (e.kind() == EventKind::kSample) return absl::OkStatus();
+  return EventRow(kGenericEvents, id, e).EndRow();
 }
 
 absl::Status SqlSink::WriteTasks() {
-  RowBatch r;
-  if (absl::Status st = r.Prepare(db_, "tasks", 6); !st.ok()) return st;
+  RowWriter& r = Row(kTasks);
   for (const auto& [tid, t] : tasks_) {
     r.Int(tid);
     r.Opt(t.pid);
@@ -389,20 +335,19 @@ absl::Status SqlSink::WriteTasks() {
     r.Int(static_cast<int64_t>(t.events));
     if (absl::Status st = r.EndRow(); !st.ok()) return st;
   }
-  return r.Flush();
+  return absl::OkStatus();
 }
 
 absl::Status SqlSink::WriteMeta() {
   meta_["schema_version"] = std::to_string(kSchemaVersion);
   meta_["events"] = std::to_string(events());
-  RowBatch r;
-  if (absl::Status st = r.Prepare(db_, "meta", 2); !st.ok()) return st;
+  RowWriter& r = Row(kMeta);
   for (const auto& [key, value] : meta_) {
     r.Text(key);
     r.Text(value);
     if (absl::Status st = r.EndRow(); !st.ok()) return st;
   }
-  return r.Flush();
+  return absl::OkStatus();
 }
 
 absl::Status SqlSink::Finish() {
@@ -410,13 +355,10 @@ absl::Status SqlSink::Finish() {
   if (absl::Status st = irq_.Finish(); !st.ok()) return st;
   if (absl::Status st = syscalls_.Finish(); !st.ok()) return st;
   if (!derived_status_.ok()) return derived_status_;
-  for (RowBatch& r : rows_) {
-    if (absl::Status st = r.Flush(); !st.ok()) return st;
-  }
   if (absl::Status st = WriteTasks(); !st.ok()) return st;
   if (absl::Status st = WriteOffCpu(); !st.ok()) return st;
   if (absl::Status st = WriteMeta(); !st.ok()) return st;
-  if (absl::Status st = Exec(db_, kIndices); !st.ok()) return st;
+  if (absl::Status st = loader_.Finish(); !st.ok()) return st;
   return Exec(db_, "COMMIT");
 }
 

@@ -191,6 +191,67 @@ INSTANTIATE_TEST_SUITE_P(
         ReportCase{"Irq", {"irq", "hist"}, kIrq, {"-C", "0"}, {"-C", "1"}}),
     [](const ::testing::TestParamInfo<ReportCase>& i) { return std::string(i.param.name); });
 
+// Drops avg_us and stdev_us from every STATS object of a tk irq --json report, checking them
+// against `other`'s (the same report shape) to 1e-12 relative.
+void ExpectIrqMoments(nlohmann::json* j, nlohmann::json* other) {
+  for (const char* list : {"hard", "soft"}) {
+    ASSERT_EQ((*j)[list].size(), (*other)[list].size());
+    for (size_t i = 0; i < (*j)[list].size(); ++i) {
+      for (const char* stats : {"duration", "raise_latency"}) {
+        nlohmann::json& a = (*j)[list][i][stats];
+        nlohmann::json& b = (*other)[list][i][stats];
+        if (a.is_null()) continue;
+        for (const char* k : {"avg_us", "stdev_us"}) {
+          if (a[k].is_number()) {
+            EXPECT_NEAR(a[k].get<double>(), b[k].get<double>(), 1e-12 * b[k].get<double>()) << k;
+          } else {
+            EXPECT_EQ(a[k], b[k]) << k;
+          }
+          a.erase(k);
+          b.erase(k);
+        }
+      }
+    }
+  }
+}
+
+// tk irq --json of each CPU merged = tk irq --json of both: counts, totals, extremes, time
+// range and unpaired exits byte for byte; avg and stdev to rounding, marked.
+TEST(MergeCli, IrqStatsOfPartsEqualTheWhole) {
+  std::string dir = TempDir(), file = SourcePath(kIrq);
+  RunResult whole = RunTk({"irq", "--json", file});
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  Write(dir + "/a.json", RunTk({"irq", "--json", "-C", "0", file}).out);
+  Write(dir + "/b.json", RunTk({"irq", "--json", "-C", "1", file}).out);
+  RunResult m = RunTk({"merge", dir + "/a.json", "-"}, dir + "/b.json");
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  nlohmann::ordered_json w = nlohmann::ordered_json::parse(whole.out);
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(m.out);
+  EXPECT_EQ(j["avg_stdev_exact"], false);
+  j.erase("avg_stdev_exact");
+  nlohmann::json wj = nlohmann::json::parse(w.dump()), jj = nlohmann::json::parse(j.dump());
+  ExpectIrqMoments(&jj, &wj);
+  EXPECT_EQ(jj.dump(1), wj.dump(1)) << UnifiedDiff(wj.dump(1), jj.dump(1));
+  // Key order and number formatting as tk irq's: the merge of one report is that report.
+  RunResult one = RunTk({"merge", dir + "/a.json"});
+  EXPECT_EQ(one.out, ReadFile(dir + "/a.json")) << UnifiedDiff(ReadFile(dir + "/a.json"), one.out);
+}
+
+// Reports no merge can make exact are refused in one line naming the input.
+TEST(MergeCli, UnmergeableReportsAreRefused) {
+  std::string dir = TempDir();
+  Write(dir + "/iolat.json", RunTk({"iolat", "--json", SourcePath(kIolat)}).out);
+  Write(dir + "/lat.json", RunTk({"sched", "latency", "--json", SourcePath(kSched)}).out);
+  Write(dir + "/top.json", RunTk({"irq", "--json", "--top", "2", SourcePath(kIrq)}).out);
+  for (const char* f : {"iolat.json", "lat.json", "top.json"}) {
+    RunResult m = RunTk({"merge", dir + "/" + f, dir + "/" + f});
+    EXPECT_EQ(m.exit_code, 1) << f;
+    EXPECT_EQ(std::count(m.err.begin(), m.err.end(), '\n'), 1) << m.err;
+    EXPECT_TRUE(m.err.starts_with("tk: " + dir + "/" + f + ": ")) << m.err;
+    EXPECT_NE(m.err.find("merge"), std::string::npos) << m.err;
+  }
+}
+
 TEST(MergeCli, OneReportIsItself) {
   std::string dir = TempDir();
   RunResult r = RunTk({"sched", "hist", "-L", "--json", SourcePath(kSched)});
