@@ -59,7 +59,7 @@ std::map<std::string, std::string> Meta(Input& in, Format format) {
 
 // Loads `path` into `db` on the one pipeline (cli/common.h). With 2 threads (the default on
 // 2+ cores) SQLite inserts on a thread of its own beside the parse. Returns an exit code.
-int Load(sqlite3* db, const std::string& path, const ParseOptions& popts) {
+int Load(sqlite3* db, const std::string& path, const ParseOptions& popts, bool indices) {
   absl::Status st = analyses::sql::CreateSchema(db);
   if (!st.ok()) return Fail(SV(st.message()), kExitUsage);
   analyses::sql::SqlSink sink(db, {});
@@ -72,11 +72,16 @@ int Load(sqlite3* db, const std::string& path, const ParseOptions& popts) {
     return -1;
   };
   pipe.nothing_reason = [] { return std::string(); };  // any input is a database
-  return RunPipeline(path, popts, sink, pipe);
+  int rc = RunPipeline(path, popts, sink, pipe);
+  if (rc == kExitOk && indices) {
+    if (st = analyses::sql::CreateIndices(db); !st.ok()) return Fail(SV(st.message()), 2);
+  }
+  return rc;
 }
 
 // -o FILE in SQLite format: load into FILE.tmp.PID, then rename.
-int WriteDatabase(const std::string& path, const ParseOptions& popts, const std::string& out) {
+int WriteDatabase(const std::string& path, const ParseOptions& popts, const std::string& out,
+                  bool indices) {
   std::string temp = out + ".tmp." + std::to_string(getpid());
   if (temp.size() >= sizeof(g_temp_path)) return Fail(out + ": path too long", kExitUsage);
   std::remove(temp.c_str());
@@ -87,7 +92,7 @@ int WriteDatabase(const std::string& path, const ParseOptions& popts, const std:
   if (absl::Status st = analyses::sql::OpenDatabase(temp, &db); !st.ok()) {
     rc = Fail(SV(st.message()), kExitUsage);
   } else {
-    rc = Load(db, path, popts);
+    rc = Load(db, path, popts, indices);
   }
   if (sqlite3_close(db) != SQLITE_OK && rc == kExitOk) rc = Fail(temp + ": close failed", 2);
   if (rc == kExitOk && std::rename(temp.c_str(), out.c_str()) != 0) {
@@ -107,7 +112,7 @@ int RunSql(int argc, char** argv) {
       "table (--format csv|jsonl -o DIR).",
       "tk sql");
   std::string path = "perf.data", out, query, format_name = "sqlite";
-  bool json = false;
+  bool json = false, no_index = false;
   ParseOptions popts;
   app.add_option("file", path, "Input file (default perf.data), - for stdin");
   app.add_option("-o,--output", out, "The database file (sqlite) or directory (csv, jsonl)");
@@ -117,6 +122,8 @@ int RunSql(int argc, char** argv) {
   app.add_option("--format", format_name, "sqlite (default), csv or jsonl")
       ->check(CLI::IsMember({"sqlite", "csv", "jsonl"}));
   app.add_flag("--json", json, "With -e: the rows as JSON Lines, one object per row");
+  app.add_flag("--no-index", no_index,
+               "Skip the ts and tid indices of the event tables (built after the load)");
   AddSymbolOptions(app, &popts);
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
   if (out.empty() == query.empty()) {
@@ -129,14 +136,17 @@ int RunSql(int argc, char** argv) {
     return Fail("sql: --format applies to -o, not -e", kExitUsage);
   }
 
-  if (format_name == "sqlite" && query.empty()) return WriteDatabase(path, popts, out);
+  if (format_name == "sqlite" && query.empty()) {
+    return WriteDatabase(path, popts, out, !no_index);
+  }
 
   sqlite3* db = nullptr;
   int rc = kExitOk;
   if (absl::Status st = analyses::sql::OpenDatabase(":memory:", &db); !st.ok()) {
     rc = Fail(SV(st.message()), kExitUsage);
   } else {
-    rc = Load(db, path, popts);
+    // The CSV / JSON Lines files carry no indices; a query (-e) gets them.
+    rc = Load(db, path, popts, !no_index && !query.empty());
   }
   if (rc == kExitOk) {
     absl::Status st;

@@ -395,6 +395,28 @@ TEST(Sql, DatabaseReadBySqlite3Cli) {
   EXPECT_EQ(ReadFile(dir + "/out.txt"), "ok\n" + std::to_string(n) + "\n3\n");
 }
 
+// The "indices on ts and tid": built after the load, on every event table; a query
+// plan on ts uses one; --no-index leaves only the primary keys.
+TEST(Sql, EventTablesHaveTsAndTidIndices) {
+  std::string in = SourcePath("testdata/trace_dat/sched_block.v7.dat");
+  const char* list =
+      "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name;";
+  RunResult r = RunTk({"sql", in, "-e", list});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string want = "name\n";
+  for (const char* t : {"block_rq", "generic_events", "samples", "sched_switch", "sched_wakeup"}) {
+    want += std::string(t) + "_tid\n" + t + "_ts\n";
+  }
+  EXPECT_EQ(r.out, want);
+  RunResult plan = RunTk(
+      {"sql", in, "-e", "EXPLAIN QUERY PLAN SELECT * FROM sched_switch WHERE ts > 5;"});
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  EXPECT_NE(plan.out.find("USING INDEX sched_switch_ts"), std::string::npos) << plan.out;
+  RunResult none = RunTk({"sql", in, "--no-index", "-e", list});
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_EQ(none.out, "name\n");
+}
+
 TEST(Sql, CsvAndJsonlHaveEveryTableWithHeaders) {
   std::string in = SourcePath("testdata/fold/proc-g.txt");
   std::string dir = TempDir();
