@@ -202,26 +202,67 @@ absl::Status ReportSink::OnEvent(const Event& e) {
                                                     : kNone;
   const bool kernel = IsKernelFrame(leaf);  // the sample's mode
   const uint64_t ctx = e.stable_views ? ContextOf(e) : 0;
-  const uint32_t self_id = EntryFor(t, ctx, e, leaf, kernel);
+  const size_t n = e.stack.size();
+  const bool children = opt_.children != false;
+  // Entries from the outermost frame in: the memo's first, then by lookup. A frame outside
+  // every map takes the sample's level: [k] under a kernel leaf even for a user address, as
+  // perf 6.1 prints it (tests/report/parity_test.cc, a.data).
+  const size_t same = children && e.stable_views ? SameOuterFrames(e, t, ctx, kernel) : 0;
+  ids_.resize(n);
+  for (size_t d = 0; d < n; ++d) {
+    if (d < same) {
+      ids_[n - 1 - d] = memo_->frames[d].entry;
+    } else if (children || d + 1 == n) {
+      ids_[n - 1 - d] = EntryFor(t, ctx, e, e.stack[n - 1 - d], kernel);
+    }
+  }
+  const uint32_t self_id = n ? ids_[0] : EntryFor(t, ctx, e, leaf, kernel);
   Entry& self = t.entries[self_id];
   self.self_period += period;
   ++self.self_samples;
-  if (e.stack.size() >= 2) saw_callchain_ = true;
-  if (opt_.children == false) return absl::OkStatus();
-  if (e.stack.empty()) {
+  if (n >= 2) saw_callchain_ = true;
+  if (!children) return absl::OkStatus();
+  if (same < n && e.stable_views) Remember(e, t, ctx, kernel, same, ids_);
+  if (n == 0) {
     self.children_period += period;
     self.last_sample = sample_no_;
   }
-  // A frame outside every map takes the sample's level: [k] under a kernel leaf even for a
-  // user address, as perf 6.1 prints it (tests/report/parity_test.cc, a.data). The leaf's
-  // entry is known already.
-  for (size_t i = 0; i < e.stack.size(); ++i) {
-    Entry& en = t.entries[i == 0 ? self_id : EntryFor(t, ctx, e, e.stack[i], kernel)];
+  for (uint32_t id : ids_) {
+    Entry& en = t.entries[id];
     if (en.last_sample == sample_no_) continue;  // recursion: once per sample
     en.last_sample = sample_no_;
     en.children_period += period;
   }
   return absl::OkStatus();
+}
+
+size_t ReportSink::SameOuterFrames(const Event& e, const Table& t, uint64_t ctx, bool kernel) {
+  memo_ = &memos_[e.tid];
+  if (memo_->table != &t || memo_->ctx != ctx || memo_->kernel != kernel) return 0;
+  const size_t n = e.stack.size(), m = std::min(n, memo_->frames.size());
+  size_t d = 0;
+  while (d < m && memo_->frames[d] == e.stack[n - 1 - d]) ++d;
+  return d;
+}
+
+void ReportSink::Remember(const Event& e, const Table& t, uint64_t ctx, bool kernel, size_t same,
+                          const std::vector<uint32_t>& ids) {
+  StackMemo& m = *memo_;
+  if (m.table != &t || m.ctx != ctx || m.kernel != kernel) same = 0;
+  m.table = &t;
+  m.ctx = ctx;
+  m.kernel = kernel;
+  const size_t n = e.stack.size();
+  m.frames.resize(n);
+  for (size_t d = same; d < n; ++d) {
+    const Frame& f = e.stack[n - 1 - d];
+    m.frames[d] = MemoFrame{f.ip,
+                            f.dso.data(),
+                            f.symbol.data(),
+                            static_cast<uint32_t>(f.dso.size()),
+                            static_cast<uint32_t>(f.symbol.size()),
+                            ids[n - 1 - d]};
+  }
 }
 
 std::string_view ReportSink::ThreadComm(const Entry& en) const {
