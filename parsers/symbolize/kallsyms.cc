@@ -1,9 +1,11 @@
 #include "parsers/symbolize/kallsyms.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -118,6 +120,43 @@ std::optional<KallsymsLine> ParseKallsymsLine(std::string_view line) {
   KallsymsLine l;
   if (!ParseLine(line, &l)) return std::nullopt;
   return l;
+}
+
+namespace {
+
+// Up to `n` bytes from the start of `path` in one read(2) (a /proc file formats only those).
+std::string Head(const char* path, size_t n) {
+  std::string out(n, '\0');
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  ssize_t got;
+  do {
+    got = ::read(fd, out.data(), n);
+  } while (got < 0 && errno == EINTR);
+  ::close(fd);
+  out.resize(got > 0 ? static_cast<size_t>(got) : 0);
+  return out;
+}
+
+// The boot time in seconds since the epoch (/proc/stat's "btime N"), 0 when unknown.
+int64_t BootTime() {
+  std::string stat = Head("/proc/stat", 1 << 16);
+  size_t at = stat.find("\nbtime ");
+  if (at == std::string::npos) return 0;
+  return std::strtoll(stat.c_str() + at + 7, nullptr, 10);
+}
+
+}  // namespace
+
+bool IsCurrentKallsymsCopy(const std::string& copy) {
+  struct stat st;
+  if (::stat(copy.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return false;
+  const int64_t boot = BootTime();
+  if (boot == 0 || st.st_mtim.tv_sec < boot) return false;
+  if (!Head("/proc/modules", 1).empty()) return false;
+  std::string live = Head("/proc/kallsyms", 4096);
+  live.resize(live.rfind('\n') == std::string::npos ? 0 : live.rfind('\n') + 1);
+  return !live.empty() && Head(copy.c_str(), live.size()) == live;
 }
 
 absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path) {
