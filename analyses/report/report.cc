@@ -277,6 +277,43 @@ bool ReportSink::Kept(const Entry& en) const {
   return true;
 }
 
+namespace {
+
+// Perf's order among rows of equal values: the sort keys ascending.
+bool KeysLess(const std::vector<Key>& keys, const Entry* a, const Entry* b) {
+  for (Key k : keys) {
+    int c = 0;
+    switch (k) {
+      case Key::kComm:
+        c = a->comm.compare(b->comm);
+        break;
+      case Key::kPid:
+        c = a->tid < b->tid ? -1 : a->tid > b->tid;
+        break;
+      case Key::kDso:
+        c = a->dso.compare(b->dso);
+        break;
+      case Key::kSym:
+        if (a->sym.empty() != b->sym.empty()) {
+          c = a->sym.empty() ? 1 : -1;
+        } else if (a->sym.empty()) {
+          c = a->addr < b->addr ? -1 : a->addr > b->addr;
+        } else {
+          c = a->sym.compare(b->sym);
+          if (c == 0) c = a->addr < b->addr ? -1 : a->addr > b->addr;  // static twins
+        }
+        break;
+      case Key::kCpu:
+        c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+        break;
+    }
+    if (c != 0) return c < 0;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<const Entry*> SortedRows(const ReportSink& r, const Table& t, uint64_t* total,
                                      uint64_t* samples) {
   std::vector<const Entry*> rows;
@@ -296,40 +333,22 @@ std::vector<const Entry*> SortedRows(const ReportSink& r, const Table& t, uint64
                               [](const Entry* en) { return en->self_samples == 0; }),
                rows.end());
   }
-  std::sort(rows.begin(), rows.end(), [&](const Entry* a, const Entry* b) {
-    if (children && a->children_period != b->children_period)
-      return a->children_period > b->children_period;
-    if (a->self_period != b->self_period) return a->self_period > b->self_period;
-    for (Key k : keys) {
-      int c = 0;
-      switch (k) {
-        case Key::kComm:
-          c = a->comm.compare(b->comm);
-          break;
-        case Key::kPid:
-          c = a->tid < b->tid ? -1 : a->tid > b->tid;
-          break;
-        case Key::kDso:
-          c = a->dso.compare(b->dso);
-          break;
-        case Key::kSym:
-          if (a->sym.empty() != b->sym.empty()) {
-            c = a->sym.empty() ? 1 : -1;
-          } else if (a->sym.empty()) {
-            c = a->addr < b->addr ? -1 : a->addr > b->addr;
-          } else {
-            c = a->sym.compare(b->sym);
-            if (c == 0) c = a->addr < b->addr ? -1 : a->addr > b->addr;  // static twins
-          }
-          break;
-        case Key::kCpu:
-          c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
-          break;
-      }
-      if (c != 0) return c < 0;
-    }
-    return false;
+  // The values are copied next to each row once, so the comparisons (almost all decided by
+  // them) read one array instead of 64k scattered entries; the sort keys break ties.
+  struct Row {
+    uint64_t children, self;
+    const Entry* en;
+  };
+  std::vector<Row> sorted;
+  sorted.reserve(rows.size());
+  for (const Entry* en : rows)
+    sorted.push_back({children ? en->children_period : 0, en->self_period, en});
+  std::sort(sorted.begin(), sorted.end(), [&](const Row& a, const Row& b) {
+    if (a.children != b.children) return a.children > b.children;
+    if (a.self != b.self) return a.self > b.self;
+    return KeysLess(keys, a.en, b.en);
   });
+  for (size_t i = 0; i < sorted.size(); ++i) rows[i] = sorted[i].en;
   return rows;
 }
 
