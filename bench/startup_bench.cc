@@ -82,7 +82,7 @@ void BM_TkReportHost(benchmark::State& s) {
 }
 void BM_PerfReportFixture(benchmark::State& s) {
   if (!tk::bench::RequireTool(s, "perf")) return;
-  tk::bench::RunShell(s, "PERF_CONFIG=/dev/null perf report --stdio --buildid-dir /nonexistent" +
+  tk::bench::RunShell(s, "PERF_CONFIG=/dev/null perf --buildid-dir /nonexistent report --stdio" +
                              kFixtureArgs + "-i " + Src("testdata/report/cxx.data") +
                              " > /dev/null 2>&1");
 }
