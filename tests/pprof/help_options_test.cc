@@ -3,7 +3,10 @@
 // it takes one, runs on a perf.data fixture without a usage error (exit 2) other than one
 // naming a missing partner option ("--state needs --off-cpu"). tk pprof used to list tk fold's
 // --wakeup and then reject it.
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -82,6 +85,9 @@ TEST(HelpOptions, EveryListedOptionIsAccepted) {
       {"flamegraph", {data}},
       {"diff", {data, data}},
   };
+  // flamegraph's --cp writes palette.map into the working directory: a scratch one.
+  char* was = getcwd(nullptr, 0);
+  ASSERT_EQ(chdir(::testing::TempDir().c_str()), 0);
   for (const auto& [cmd, args] : base) {
     RunResult help = RunTk({"help", cmd});
     ASSERT_EQ(help.exit_code, 0) << cmd;
@@ -101,6 +107,9 @@ TEST(HelpOptions, EveryListedOptionIsAccepted) {
     }
   }
   std::remove(out.c_str());
+  std::remove((::testing::TempDir() + "/palette.map").c_str());
+  EXPECT_EQ(chdir(was), 0);
+  free(was);
 }
 
 }  // namespace
