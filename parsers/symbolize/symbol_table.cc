@@ -74,7 +74,9 @@ void SortByStart(std::vector<StartKey>& keys) {
   }
   std::vector<uint32_t> counts(kPasses * kBuckets, 0);
   for (const StartKey& k : keys) {
-    for (int p = 0; p < kPasses; ++p) ++counts[p * kBuckets + ((k.first >> (p * kBits)) & (kBuckets - 1))];
+    for (int p = 0; p < kPasses; ++p) {
+      ++counts[p * kBuckets + ((k.first >> (p * kBits)) & (kBuckets - 1))];
+    }
   }
   std::vector<StartKey> tmp(keys.size());
   for (int p = 0; p < kPasses; ++p) {
@@ -157,7 +159,8 @@ void SymbolTable::Finalize(bool kallsyms) {
 }
 
 void SymbolTable::AddPlt(uint64_t start, uint64_t size, std::string_view name) {
-  syms_.push_back(Symbol{start, start + size, name, Binding::kGlobal, name.starts_with("_Z"), true});
+  syms_.push_back(
+      Symbol{start, start + size, name, Binding::kGlobal, name.starts_with("_Z"), true});
 }
 
 void SymbolTable::SortAdded() {
