@@ -86,11 +86,20 @@ int RunPprof(int argc, char** argv) {
   AddSymbolOptions(app, &popts);
   OffCpuFlags offcpu;
   AddOffCpuFlags(app, &offcpu);
+  // tk fold's --wakeup appends the waker's stack after "--": no call stack a pprof reader can
+  // show, so tk pprof has no such option (and its help does not list it).
+  app.remove_option(app.get_option("--wakeup"));
+  for (const char* o : {"--state", "--min-us", "--max-us"}) {
+    std::string d = app.get_option(o)->get_description();
+    if (d.starts_with("--off-cpu/--wakeup:")) d.replace(0, 19, "--off-cpu:");
+    app.get_option(o)->description(d);
+  }
   if (int rc = ParseArgs(app, argc, argv); rc >= 0) return rc;
   if (int rc = CheckOffCpuFlags(app, offcpu); rc >= 0) return rc;
-  if (offcpu.wakeup)  // waker stacks after "--" are no call stack a pprof reader can show
-    return Fail("pprof: --wakeup has no pprof form; use --off-cpu, or tk fold --wakeup", kExitUsage);
   names.Apply();
+  // An inline chain's own function is a Location in its binary's mapping even where DWARF
+  // names it otherwise than the ELF symbol (tk script prints that name "(inlined)", as perf).
+  popts.inline_outermost_keeps_dso = true;
   po.names = names.names;
   po.event_filter = names.event_filter;
   if (json && out_path == "-") return Fail("pprof: --json needs -o FILE", kExitUsage);

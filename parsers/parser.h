@@ -32,6 +32,10 @@ struct ParseOptions {
   // perf.data --call-graph dwarf: expand inlined functions in unwound user frames (perf
   // script's default; --no-inline turns it off).
   bool inline_frames = true;
+  // With inline_frames: a frame's outermost DWARF name keeps the frame's DSO even when it
+  // differs from the ELF symbol's (tk pprof: the Location stays in its binary's mapping).
+  // Off, as perf script: such a name's DSO is "inlined".
+  bool inline_outermost_keeps_dso = false;
   // Threads a parser may use; 0 = the process default (core/run_settings.h: 1 unless the
   // command line's --threads, default 2 on 2+ cores, set it). perf.data uses 2 as a reading
   // and a decoding stage; the events and their order are the same with 1.

@@ -44,9 +44,10 @@ uint32_t ProfileBuilder::FunctionOf(std::string_view name) {
 }
 
 // `frames`: one frame, or the inline frames DWARF unwinding gave one address (innermost
-// first, with the DSO "inlined", as the decoder writes them) and the frame of the ELF symbol
-// they are inlined into: one Location whose Lines are all their functions, innermost first, in
-// the ELF symbol's mapping.
+// first, with the DSO "inlined", as the decoder writes them) and the frame of the function
+// they are inlined into (its ELF symbol, or the outermost DWARF name where the two differ;
+// it keeps the DSO): one Location whose Lines are all their functions, innermost first, in
+// that DSO's mapping.
 uint32_t ProfileBuilder::LocationOf(absl::Span<const Frame> frames, bool java) {
   const Frame& f = frames.back();
   auto d = dso_index_.find(f.dso);
@@ -57,11 +58,8 @@ uint32_t ProfileBuilder::LocationOf(absl::Span<const Frame> frames, bool java) {
   }
   const uint32_t m = d->second;
   // Java frames are named by the comm ("java" drops the L of Lcom/foo;), so the name joins
-  // the key there, as it does for an inline frame without its ELF symbol's frame (every name
-  // DWARF gives the address differs from the ELF symbol's): the decoder names no DSO for
-  // those, so one address of several DSOs, or several inline levels, share this mapping.
-  const bool by_name = java || f.dso == "inlined";
-  const LocKey key{m, f.ip, by_name ? strings_.Intern(f.symbol).data() : nullptr};
+  // the key there.
+  const LocKey key{m, f.ip, java ? strings_.Intern(f.symbol).data() : nullptr};
   auto [it, added] = loc_index_.try_emplace(key, static_cast<uint32_t>(locs_.size()));
   if (!added) return it->second;
   fold::FrameNameOptions names = opt_.names;
@@ -79,8 +77,7 @@ uint32_t ProfileBuilder::LocationOf(absl::Span<const Frame> frames, bool java) {
 }
 
 // The end of the frame group starting at `i`: the inline frames at one address and the frame
-// of the ELF symbol they are inlined into, or one frame. (Inline frames at one address that no
-// such frame closes stay one frame each: a recursion of them looks the same.)
+// of the function they are inlined into, or one frame.
 static size_t InlineGroupEnd(absl::Span<const Frame> stack, size_t i) {
   size_t j = i;
   while (j < stack.size() && stack[j].dso == "inlined" && stack[j].ip == stack[i].ip) ++j;

@@ -10,7 +10,8 @@
 //                 files, absolute for the kernel), its Lines the frame's functions as `tk fold`
 //                 names them, the inlined callee first: a DWARF-unwound frame's inline frames
 //                 (the decoder's frames at one address with the DSO "inlined") are Lines of
-//                 the one Location of the function they are inlined into
+//                 the one Location of the function they are inlined into, in its DSO's
+//                 mapping (also where DWARF names it otherwise than its ELF symbol)
 //   mapping       one per DSO (file path, [kernel.kallsyms], [vdso], JIT map), its build id
 //                 from the file, addresses normalized (start 0, offset 0): a DSO's locations
 //                 hold file-relative addresses, as Parca's --normalized; has_functions only

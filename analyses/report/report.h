@@ -21,7 +21,9 @@
 // Speed: a sample's comm/tid/cpu (the per-sample part of the key) becomes a small context id
 // once per sample; each frame then finds its entry by {context, DSO view, symbol view, start}
 // in one hash probe (perf.data's views are stable: Event::stable_views), and only a miss
-// builds the content key. Recursion is counted once by a per-entry "last sample" stamp.
+// builds the content key. A thread's next sample mostly repeats its outer frames: those
+// (same views and ip as the thread's previous sample) take the previous sample's entries
+// without a probe. Recursion is counted once by a per-entry "last sample" stamp.
 #ifndef TK_ANALYSES_REPORT_REPORT_H_
 #define TK_ANALYSES_REPORT_REPORT_H_
 
@@ -180,6 +182,31 @@ class ReportSink final : public EventSink {
   // The entry of frame `f` for this sample (context `ctx`), created on first use.
   uint32_t EntryFor(Table& t, uint64_t ctx, const Event& e, const Frame& f, bool kernel);
   uint32_t SlowEntry(Table& t, const Event& e, const Frame& f, bool kernel);
+  // How many of the sample's outermost frames repeat the previous sample of its thread (same
+  // table, context and level): their entries are the memo's, without a probe.
+  size_t SameOuterFrames(const Event& e, const Table& t, uint64_t ctx, bool kernel);
+  void Remember(const Event& e, const Table& t, uint64_t ctx, bool kernel, size_t same,
+                const std::vector<uint32_t>& ids);
+
+  // A frame by its views' identity (stable views) and ip, and the entry it had.
+  struct MemoFrame {
+    uint64_t ip;
+    const char* dso;
+    const char* sym;
+    uint32_t dso_len, sym_len;
+    uint32_t entry;
+    bool operator==(const Frame& f) const {
+      return ip == f.ip && dso == f.dso.data() && sym == f.symbol.data() &&
+             dso_len == f.dso.size() && sym_len == f.symbol.size();
+    }
+  };
+  // A thread's previous stack, root first.
+  struct StackMemo {
+    const Table* table = nullptr;
+    uint64_t ctx = 0;
+    bool kernel = false;
+    std::vector<MemoFrame> frames;
+  };
 
   ReportOptions opt_;
   std::vector<Key> keys_;
@@ -195,6 +222,9 @@ class ReportSink final : public EventSink {
   bool saw_callchain_ = false;
   absl::flat_hash_set<std::string_view> comms_, dsos_, symbols_;
   absl::flat_hash_map<int32_t, std::string_view> thread_comm_;
+  absl::flat_hash_map<int32_t, StackMemo> memos_;  // by tid
+  StackMemo* memo_ = nullptr;                      // this sample's thread's
+  std::vector<uint32_t> ids_;                      // this sample's entries, leaf first
 };
 
 // Rows of a table in perf's order (Children then Self, or Self, descending; ties by the sort

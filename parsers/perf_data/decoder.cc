@@ -1,5 +1,7 @@
 #include "parsers/perf_data/decoder.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
 #include "core/byte_reader.h"
@@ -21,6 +23,7 @@ Decoder::Decoder(Metadata& meta, const EventTable& table, const ParseOptions& op
       wants_(sink.wants()),
       machine_(SymbolizeOptionsOf(opts)),
       inline_frames_(opts.inline_frames),
+      inline_outermost_keeps_dso_(opts.inline_outermost_keeps_dso),
       handlers_(kTextPoke + 1, nullptr) {
   handlers_[kSample] = &Decoder::OnSample;
   handlers_[kMmap] = &Decoder::OnMmap;
@@ -178,9 +181,16 @@ bool Decoder::AppendUnwound(const ParsedSample& s, const EventAttr& attr) {
       frames_.push_back(f);
       continue;
     }
+    // inline_outermost_keeps_dso: the outermost name keeps the DSO when no name is the ELF
+    // symbol's (DWARF's __libc_start_main_impl for ELF's __libc_start_main).
+    const auto names_begin = unwound_->names.begin() + uf.names_begin;
+    const auto names_end = unwound_->names.begin() + uf.names_end;
+    const bool outermost_own =
+        inline_outermost_keeps_dso_ && std::find(names_begin, names_end, f.symbol) == names_end;
     for (uint32_t n = uf.names_begin; n < uf.names_end; ++n) {
       std::string_view name = unwound_->names[n];
-      frames_.push_back(Frame{f.ip, name, name == f.symbol ? f.dso : std::string_view("inlined")});
+      const bool own = name == f.symbol || (outermost_own && n + 1 == uf.names_end);
+      frames_.push_back(Frame{f.ip, name, own ? f.dso : std::string_view("inlined")});
     }
   }
   if (why == unwind::StopReason::kDumpEdge) frames_.push_back(machine_.Resolve(s.pid, false, ~uint64_t{0}));

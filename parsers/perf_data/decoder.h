@@ -103,6 +103,7 @@ class Decoder {
   int unwound_index_ = -1;
   unwind::UnwindStats unwind_stats_;  // of the stacks used
   bool inline_frames_ = true;
+  bool inline_outermost_keeps_dso_ = false;  // ParseOptions::inline_outermost_keeps_dso
   std::vector<Handler> handlers_;
   std::vector<std::string> names_;  // per event index
   std::vector<Frame> frames_;

@@ -8,7 +8,6 @@
 #include <cstring>
 
 #include "absl/strings/str_format.h"
-#include "parsers/symbolize/demangle.h"
 
 namespace tk::parsers::symbolize {
 
@@ -150,6 +149,7 @@ void ReadSymbols(Elf* elf, Elf_Scn* symtab, const Segments& segs, SymbolTable* o
   std::string_view strtab(static_cast<const char*>(strs->d_buf), strs->d_size);
   std::vector<SectionInfo> secs = Sections(elf);
   size_t n = symsh.sh_size / symsh.sh_entsize;
+  out->Reserve(n);
   for (size_t i = 0; i < n; ++i) {
     GElf_Sym sym;
     if (!gelf_getsym(data, static_cast<int>(i), &sym)) break;
@@ -224,7 +224,7 @@ void AddPltSymbols(Elf* elf, SymbolTable* out) {
       name = elf_strptr(elf, dyn_sh.sh_link, sym.st_name);
       if (!name) name = "";
     }
-    out->AddSorted(plt_sh.sh_offset + kEntry + i * kEntry, kEntry, Demangle(name) + "@plt");
+    out->AddPlt(plt_sh.sh_offset + kEntry + i * kEntry, kEntry, name);
   }
   out->SortAdded();
 }
@@ -268,6 +268,7 @@ std::optional<ElfImage> LoadElf(const std::vector<std::string>& candidates,
   img.symbols.KeepAlive(syms);
   img.symbols.Finalize(false);
   AddPltSymbols(runtime.get(), &img.symbols);
+  if (runtime_file != syms) img.symbols.KeepAlive(runtime_file);  // the PLT names' .dynstr
   return img;
 }
 

@@ -1,9 +1,11 @@
 #include "parsers/symbolize/kallsyms.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -77,17 +79,84 @@ void SplitModules(SymbolTable& all, KernelSymbols* ks) {
   });
 }
 
+// ParseKallsymsLine's rule.
+bool ParseLine(std::string_view line, KallsymsLine* l) {
+  size_t sp = line.find(' ');
+  if (sp == std::string_view::npos || sp == 0 || sp > 16) return false;
+  if (!ParseHex(line.substr(0, sp), &l->addr)) return false;
+  if (line.size() - sp < 3 || line[sp + 2] != ' ') return false;
+  l->type = line[sp + 1];
+  l->name = line.substr(sp + 3);
+  return true;
+}
+
+// The common line, 16 lowercase hex digits (as every 64-bit kernel prints them), in one pass
+// over the digits; false for anything else, which ParseLine then decides. A third of the
+// cost of the general path on 120k-line files.
+bool FastLine(const char* p, const char* nl, KallsymsLine* l) {
+  if (nl - p < 19 || p[16] != ' ' || p[18] != ' ') return false;
+  uint64_t v = 0;
+  for (int i = 0; i < 16; ++i) {
+    const unsigned c = static_cast<unsigned char>(p[i]);
+    unsigned d;
+    if (c - '0' < 10) {
+      d = c - '0';
+    } else if (c - 'a' < 6) {
+      d = c - 'a' + 10;
+    } else {
+      return false;
+    }
+    v = v << 4 | d;
+  }
+  l->addr = v;
+  l->type = p[17];
+  l->name = std::string_view(p + 19, static_cast<size_t>(nl - p - 19));
+  return true;
+}
+
 }  // namespace
 
 std::optional<KallsymsLine> ParseKallsymsLine(std::string_view line) {
-  size_t sp = line.find(' ');
-  if (sp == std::string_view::npos || sp == 0 || sp > 16) return std::nullopt;
   KallsymsLine l;
-  if (!ParseHex(line.substr(0, sp), &l.addr)) return std::nullopt;
-  if (line.size() - sp < 3 || line[sp + 2] != ' ') return std::nullopt;
-  l.type = line[sp + 1];
-  l.name = line.substr(sp + 3);
+  if (!ParseLine(line, &l)) return std::nullopt;
   return l;
+}
+
+namespace {
+
+// Up to `n` bytes from the start of `path` in one read(2) (a /proc file formats only those).
+std::string Head(const char* path, size_t n) {
+  std::string out(n, '\0');
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  ssize_t got;
+  do {
+    got = ::read(fd, out.data(), n);
+  } while (got < 0 && errno == EINTR);
+  ::close(fd);
+  out.resize(got > 0 ? static_cast<size_t>(got) : 0);
+  return out;
+}
+
+// The boot time in seconds since the epoch (/proc/stat's "btime N"), 0 when unknown.
+int64_t BootTime() {
+  std::string stat = Head("/proc/stat", 1 << 16);
+  size_t at = stat.find("\nbtime ");
+  if (at == std::string::npos) return 0;
+  return std::strtoll(stat.c_str() + at + 7, nullptr, 10);
+}
+
+}  // namespace
+
+bool IsCurrentKallsymsCopy(const std::string& copy) {
+  struct stat st;
+  if (::stat(copy.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return false;
+  const int64_t boot = BootTime();
+  if (boot == 0 || st.st_mtim.tv_sec < boot) return false;
+  if (!Head("/proc/modules", 1).empty()) return false;
+  std::string live = Head("/proc/kallsyms", 4096);
+  live.resize(live.rfind('\n') == std::string::npos ? 0 : live.rfind('\n') + 1);
+  return !live.empty() && Head(copy.c_str(), live.size()) == live;
 }
 
 absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path) {
@@ -112,17 +181,18 @@ absl::StatusOr<KernelSymbols> ParseKallsyms(std::string_view text, std::shared_p
   while (p < end) {
     const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
     if (!nl) nl = end;
-    std::optional<KallsymsLine> l =
-        ParseKallsymsLine(std::string_view(p, static_cast<size_t>(nl - p)));
+    KallsymsLine l;
+    const bool ok = FastLine(p, nl, &l) ||
+                    ParseLine(std::string_view(p, static_cast<size_t>(nl - p)), &l);
     p = nl + 1;
-    if (!l) continue;
-    if ((l->type == 'T' || l->type == 't') && (l->name == "_text" || l->name == "_stext")) {
-      ks.ref_symbols.emplace(l->name, l->addr);
+    if (!ok) continue;
+    if ((l.type == 'T' || l.type == 't') && (l.name == "_text" || l.name == "_stext")) {
+      ks.ref_symbols.emplace(l.name, l.addr);
     }
-    if (!Wanted(l->type) || l->name.empty() || l->name[0] == '$') continue;
-    all.AddView(l->addr, 0, l->name, BindingOf(l->type), false);
+    if (!Wanted(l.type) || l.name.empty() || l.name[0] == '$') continue;
+    all.AddView(l.addr, 0, l.name, BindingOf(l.type), false);
     ++n;
-    nonzero |= l->addr != 0;
+    nonzero |= l.addr != 0;
   }
   if (n == 0) return absl::InvalidArgumentError(absl::StrCat(path, ": no symbols in kallsyms file"));
   if (!nonzero) {

@@ -34,6 +34,14 @@ absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path);
 absl::StatusOr<KernelSymbols> ParseKallsyms(std::string_view text, std::shared_ptr<const void> keep,
                                             std::string_view name);
 
+// Whether `copy` (perf's build-id cache copy of this host's kallsyms) holds what
+// /proc/kallsyms holds now, so tk may map it instead of making the kernel format 120k+ lines
+// (~35 ms of system time, most of a small input's run): written since this boot (mtime at or
+// after /proc/stat's btime), the same first page (same KASLR offset and core kernel), and no
+// loadable modules (/proc/modules absent or empty: their symbols come and go with them). BPF
+// programs loaded since the copy are not in it; perf.data names them by KSYMBOL records.
+bool IsCurrentKallsymsCopy(const std::string& copy);
+
 // One line of a kallsyms file, "ffffffff81000000 T _text": the address (1 to 16 hex digits),
 // one space, the type letter, one space, the name (with "\t[module]" for a module's symbol;
 // may be empty). nullopt for a line of another shape.

@@ -33,6 +33,7 @@ struct Symbol {
   std::string_view name;  // as stored: mangled when `mangled`
   Binding binding = Binding::kGlobal;
   bool mangled = false;   // a C++ name demangled on first use (NameOf)
+  bool plt = false;       // a synthesized PLT entry: NameOf appends "@plt"
 };
 
 class SymbolTable {
@@ -50,9 +51,10 @@ class SymbolTable {
   // Sorts (stable: equal starts keep insertion order), fixes ends, drops aliases.
   // `kallsyms`: the kallsyms rule for the last symbol before a module's.
   void Finalize(bool kallsyms);
-  // After Finalize: adds symbols without any fixing (perf's synthesized PLT symbols), then
-  // SortAdded once to put them in place.
-  void AddSorted(uint64_t start, uint64_t size, std::string_view name);
+  // After Finalize: adds perf's synthesized "NAME@plt" symbols without any fixing (`name`,
+  // which storage handed to KeepAlive holds, is demangled and suffixed by NameOf on first
+  // use), then SortAdded once to put them in place.
+  void AddPlt(uint64_t start, uint64_t size, std::string_view name);
   void SortAdded();
   // Moves every symbol down by `delta` (kernel symbols of another boot: KASLR).
   void Shift(uint64_t delta) {

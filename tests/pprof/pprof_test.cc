@@ -274,7 +274,7 @@ TEST(PprofGo, InlineFramesAreLinesOfOneLocation) {
   auto name = [&](const perftools::profiles::Line& l) {
     return p.string_table(p.function(static_cast<int>(l.function_id() - 1)).name());
   };
-  bool mix_in_rec = false;
+  bool mix_in_rec = false, libc_start_in_libc = false;
   for (const auto& loc : p.location()) {
     const auto& m = p.mapping(static_cast<int>(loc.mapping_id() - 1));
     if (loc.line_size() == 2 && name(loc.line(0)) == "mix" && name(loc.line(1)) == "rec") {
@@ -284,8 +284,15 @@ TEST(PprofGo, InlineFramesAreLinesOfOneLocation) {
     // An inline frame is never a Location of its own (in its own mapping) when the
     // function it is inlined into is known by its ELF symbol.
     if (loc.line_size() == 1 && name(loc.line(0)) == "mix") ADD_FAILURE() << "lone mix";
+    // A function DWARF names otherwise than its ELF symbol (__libc_start_main_impl, ELF's
+    // __libc_start_main) is a Location in its binary's mapping, not in one named "inlined".
+    if (name(loc.line(loc.line_size() - 1)) == "__libc_start_main_impl") {
+      libc_start_in_libc = p.string_table(m.filename()).ends_with("/libc.so.6");
+    }
   }
+  for (const auto& m : p.mapping()) EXPECT_NE(p.string_table(m.filename()), "inlined");
   EXPECT_TRUE(mix_in_rec);
+  EXPECT_TRUE(libc_start_in_libc);
   std::vector<std::string> f = {"fold"};
   f.insert(f.end(), sym.begin(), sym.end());
   f.push_back(dir + "/dwarf.data");

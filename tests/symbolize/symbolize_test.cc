@@ -1,6 +1,12 @@
 // tk_symbolize: perf's symbol rules (ends, aliases), demangling as perf prints it, kallsyms,
 // ELF tables of the fixture binary, JIT maps, process maps across mmap/fork.
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cstdio>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "core/absl_compat.h"
 #include "gtest/gtest.h"
@@ -110,6 +116,93 @@ TEST(Kallsyms, LineParser) {
                           "-1 T _text", "ffffffff81000000\tT _text"}) {
     EXPECT_FALSE(ParseKallsymsLine(bad)) << bad;
   }
+}
+
+// Tables of 1024+ symbols sort by radix: the same order and alias choices as the small path
+// (equal starts in insertion order, then perf's alias rules), here 3000 symbols added from
+// the top down with an alias pair at every 8th start.
+TEST(SymbolTable, LargeTablesSortAsSmallOnes) {
+  SymbolTable t;
+  std::vector<std::string> names;
+  for (int i = 2999; i >= 0; --i) {
+    uint64_t start = 0x400000 + static_cast<uint64_t>(i) * 0x40;
+    t.Add(start, 0x20, "f" + std::to_string(i), Binding::kLocal);
+    if (i % 8 == 0) t.Add(start, 0x20, "g" + std::to_string(i), Binding::kGlobal);
+  }
+  t.Finalize(false);
+  ASSERT_EQ(t.size(), 3000u);
+  for (int i = 0; i < 3000; ++i) {
+    const Symbol* s = t.Find(0x400000 + static_cast<uint64_t>(i) * 0x40 + 4);
+    ASSERT_NE(s, nullptr) << i;
+    EXPECT_EQ(s->name, (i % 8 == 0 ? "g" : "f") + std::to_string(i));  // global beats local
+  }
+  EXPECT_EQ(t.Find(0x400000 + 0x30), nullptr);  // the gap after a sized symbol
+}
+
+// perf's synthesized PLT entries are named on first use: demangled, then "@plt".
+TEST(SymbolTable, PltNamesOnFirstUse) {
+  SymbolTable t;
+  t.Add(0x1000, 0x100, "text", Binding::kGlobal);
+  t.Finalize(false);
+  t.AddPlt(0x20, 16, "_ZN2ns3fooEi");
+  t.AddPlt(0x30, 16, "free");
+  t.AddPlt(0x40, 16, "");
+  t.SortAdded();
+  EXPECT_EQ(t.NameOf(*t.Find(0x28)), "ns::foo@plt");
+  EXPECT_EQ(t.NameOf(*t.Find(0x30)), "free@plt");
+  EXPECT_EQ(t.NameOf(*t.Find(0x4f)), "@plt");
+  EXPECT_EQ(t.NameOf(*t.Find(0x1010)), "text");
+}
+
+// The one-pass line parser and the general one give the same symbols: 16-digit lines, short
+// addresses and upper-case hex (which only the general parser reads).
+TEST(Kallsyms, FastAndGeneralLinesAgree) {
+  absl::StatusOr<KernelSymbols> ks = ParseKallsyms(
+      "ffffffff81000000 T _text\n"
+      "ffffffff81000100 t short_one\n"
+      "FFFFFFFF81000200 T upper_hex\n"
+      "ffffffff81000300 D data_sym\n"
+      "ffffffff8100g400 T bad_digit\n"
+      "81000500 T eight_digits\n"
+      "ffffffffc0001000 t mod_fn\t[veth]\n",
+      nullptr, "test");
+  ASSERT_TRUE(ks.ok()) << ks.status();
+  auto name = [&](uint64_t a) {
+    const Symbol* s = ks->kernel.Find(a);
+    return s ? std::string(s->name) : std::string("-");
+  };
+  EXPECT_EQ(name(0xffffffff81000000), "_text");
+  EXPECT_EQ(name(0xffffffff81000150), "short_one");
+  EXPECT_EQ(name(0xffffffff81000250), "upper_hex");
+  EXPECT_EQ(name(0xffffffff81000350), "data_sym");
+  EXPECT_EQ(name(0x81000500), "eight_digits");
+  ASSERT_TRUE(ks->modules.contains("veth"));
+  EXPECT_EQ(ks->modules.at("veth").Find(0xffffffffc0001000)->name, "mod_fn");
+  EXPECT_EQ(ks->ref_symbols.at("_text"), 0xffffffff81000000u);
+}
+
+// perf's cache copy of this host's kallsyms stands for /proc/kallsyms only while it is
+// current: a fresh copy is, one with another first page or written before this boot is not.
+TEST(Kallsyms, CurrentHostCopy) {
+  std::ifstream live("/proc/kallsyms");
+  std::string text((std::istreambuf_iterator<char>(live)), std::istreambuf_iterator<char>());
+  std::ifstream modules("/proc/modules");
+  if (text.empty() || text.starts_with("0000000000000000") || modules.peek() != EOF) {
+    GTEST_SKIP() << "needs a readable /proc/kallsyms and no loadable modules";
+  }
+  const std::string copy = ::testing::TempDir() + "/tk-kallsyms-copy";
+  std::ofstream(copy) << text;
+  EXPECT_TRUE(IsCurrentKallsymsCopy(copy));
+  std::string other = text;
+  other[other.find(' ') + 3] ^= 1;  // a name in the first page
+  std::ofstream(copy) << other;
+  EXPECT_FALSE(IsCurrentKallsymsCopy(copy));
+  std::ofstream(copy) << text;
+  struct timespec old[2] = {{1, 0}, {1, 0}};
+  ASSERT_EQ(utimensat(AT_FDCWD, copy.c_str(), old, 0), 0);
+  EXPECT_FALSE(IsCurrentKallsymsCopy(copy));
+  EXPECT_FALSE(IsCurrentKallsymsCopy(copy + ".missing"));
+  std::remove(copy.c_str());
 }
 
 TEST(Elf, FixtureBinarySymbolsInFileOffsetSpace) {

@@ -1,0 +1,104 @@
+// Issue 16's startup target: the fixed cost of a tiny input (kallsyms, vdso, ELF opens) at most
+// 15 ms. In-process parts, then whole processes on committed fixtures with perf report timed
+// in the same run:
+//
+// BM_LoadKallsyms        a copy of this host's /proc/kallsyms (written to a temporary file at
+//                        start: the mapped build-id cache copy is what tk reads at startup)
+// BM_LoadElfSymbols/N    LoadElf of a host library (libstdc++ .dynsym, libc) and of tk itself
+// BM_TkHelp              `tk help` (dynamic linking and static initializers: the floor)
+// BM_TkReportFixture     `tk report` on testdata/report/cxx.data with its shipped ELF and
+//                        kallsyms (--symfs, --kallsyms, no host files)
+// BM_TkReportHost        `tk report` on testdata/perf_data/z.data (no build ids: host kallsyms)
+// BM_PerfReportFixture   anchor: `perf report --stdio` on the same cxx.data and files
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "bench/bench_inputs.h"
+#include "benchmark/benchmark.h"
+#include "parsers/symbolize/elf_symbols.h"
+#include "parsers/symbolize/kallsyms.h"
+
+namespace {
+
+std::string Src(const std::string& rel) { return std::string(TK_SOURCE_DIR) + "/" + rel; }
+
+// /proc/kallsyms copied once into a regular file (mapped as tk maps perf's cache copy).
+const std::string& KallsymsCopy() {
+  static const std::string path = [] {
+    std::string p = "/tmp/tk-startup-bench-kallsyms." + std::to_string(getpid());
+    std::ifstream in("/proc/kallsyms");
+    std::ofstream out(p);
+    out << in.rdbuf();
+    return p;
+  }();
+  return path;
+}
+
+void BM_LoadKallsyms(benchmark::State& state) {
+  const std::string& path = KallsymsCopy();
+  for (auto _ : state) {
+    auto ks = tk::parsers::symbolize::LoadKallsyms(path);
+    if (!ks.ok()) {
+      state.SkipWithError("skip: /proc/kallsyms unreadable or hidden");
+      return;
+    }
+    benchmark::DoNotOptimize(ks->kernel.size());
+  }
+}
+
+const char* const kElfFiles[] = {"/usr/lib/x86_64-linux-gnu/libstdc++.so.6",
+                                 "/usr/lib/x86_64-linux-gnu/libc.so.6", TK_BINARY};
+
+void BM_LoadElfSymbols(benchmark::State& state) {
+  const std::string path = kElfFiles[state.range(0)];
+  if (!tk::bench::RequireInput(state, path)) return;
+  state.SetLabel(path);
+  for (auto _ : state) {
+    auto img = tk::parsers::symbolize::LoadElf({path}, "");
+    if (!img) {
+      state.SkipWithError(("skip: no symbols in " + path).c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(img->symbols.size());
+  }
+}
+
+const std::string kFixtureArgs = " --symfs " + Src("testdata/report/symfs") + " --kallsyms " +
+                                 Src("testdata/report/kallsyms") + " ";
+
+void BM_TkHelp(benchmark::State& s) {
+  tk::bench::RunShell(s, tk::bench::TkBinary() + " help > /dev/null 2>&1");
+}
+void BM_TkReportFixture(benchmark::State& s) {
+  tk::bench::RunShell(s, tk::bench::TkBinary() + " report --no-buildid-cache" + kFixtureArgs +
+                             Src("testdata/report/cxx.data") + " > /dev/null 2>&1");
+}
+void BM_TkReportHost(benchmark::State& s) {
+  tk::bench::RunShell(s, tk::bench::TkBinary() + " report " + Src("testdata/perf_data/z.data") +
+                             " > /dev/null 2>&1");
+}
+void BM_PerfReportFixture(benchmark::State& s) {
+  if (!tk::bench::RequireTool(s, "perf")) return;
+  tk::bench::RunShell(s, "PERF_CONFIG=/dev/null perf --buildid-dir /nonexistent report --stdio" +
+                             kFixtureArgs + "-i " + Src("testdata/report/cxx.data") +
+                             " > /dev/null 2>&1");
+}
+
+BENCHMARK(BM_LoadKallsyms)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LoadElfSymbols)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TkHelp)->Unit(benchmark::kMillisecond)->Iterations(20);
+BENCHMARK(BM_TkReportFixture)->Unit(benchmark::kMillisecond)->Iterations(20);
+BENCHMARK(BM_PerfReportFixture)->Unit(benchmark::kMillisecond)->Iterations(20);
+BENCHMARK(BM_TkReportHost)->Unit(benchmark::kMillisecond)->Iterations(20);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  std::remove(KallsymsCopy().c_str());
+  return 0;
+}
