@@ -1,6 +1,7 @@
 #include "analyses/fold/frame_name.h"
 
 #include <algorithm>
+#include <array>
 
 namespace tk::analyses::fold {
 namespace {
@@ -48,7 +49,14 @@ void TidyInPlace(std::string* s, size_t from) {
   size_t last_dot = std::string::npos;  // index just after the last '.'
   size_t cut = n;
   bool quotes = false;
+  // The characters the switch handles; the rest (nearly all of a name) skip it.
+  static constexpr auto kSpecial = [] {
+    std::array<bool, 256> t{};
+    for (unsigned char c : std::string_view(";<{[>}])(.\"'")) t[c] = true;
+    return t;
+  }();
   for (size_t i = from; i < n; ++i) {
+    if (!kSpecial[static_cast<unsigned char>(p[i])]) continue;
     switch (p[i]) {
       case ';':
         p[i] = ':';
