@@ -8,6 +8,20 @@ namespace {
 
 constexpr std::string_view kAnon = "(anonymous namespace)";
 
+// The characters TidyInPlace acts on; the rest (nearly all of a name) it skips.
+constexpr std::array<bool, 256> kSpecial = [] {
+  std::array<bool, 256> t{};
+  for (unsigned char c : std::string_view(";<{[>}])(.\"'")) t[c] = true;
+  return t;
+}();
+
+bool NeedsTidy(std::string_view s) {
+  for (char c : s) {
+    if (kSpecial[static_cast<unsigned char>(c)]) return true;
+  }
+  return false;
+}
+
 bool IsVmlinux(std::string_view dso) {
   // "vmlinux", ".../vmlinux-5.4.14-cloudflare-2020.1.11": "vmlinux" then [A-Za-z0-9._-]*.
   size_t at = dso.rfind("vmlinux");
@@ -49,12 +63,6 @@ void TidyInPlace(std::string* s, size_t from) {
   size_t last_dot = std::string::npos;  // index just after the last '.'
   size_t cut = n;
   bool quotes = false;
-  // The characters the switch handles; the rest (nearly all of a name) skip it.
-  static constexpr auto kSpecial = [] {
-    std::array<bool, 256> t{};
-    for (unsigned char c : std::string_view(";<{[>}])(.\"'")) t[c] = true;
-    return t;
-  }();
   for (size_t i = from; i < n; ++i) {
     if (!kSpecial[static_cast<unsigned char>(p[i])]) continue;
     switch (p[i]) {
@@ -129,10 +137,11 @@ int AppendFrame(const Frame& f, const FrameNameOptions& opt, std::string* out) {
         out->push_back('>');
       }
       out->push_back(']');
+      TidyInPlace(out, from);
     } else {
       out->append(part);
+      if (NeedsTidy(part)) TidyInPlace(out, from);  // most names need nothing
     }
-    TidyInPlace(out, from);
     if (opt.java && out->size() > from && (*out)[from] == 'L' &&
         std::string_view(*out).substr(from).find('/') != std::string_view::npos) {
       out->erase(from, 1);
