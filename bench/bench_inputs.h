@@ -60,8 +60,9 @@ inline void RunShell(benchmark::State& state, const std::string& cmd) {
 }
 
 // Runs `cmd` with /bin/sh once; false when it could not run or exited non-zero. *rss_kb is
-// the child's peak resident memory (what an anchor tool costs as a whole process).
-inline bool RunMeasured(const std::string& cmd, long* rss_kb) {
+// the child's peak resident memory (what an anchor tool costs as a whole process); *cpu_s
+// (optional) its user+sys CPU seconds, its own children's included.
+inline bool RunMeasured(const std::string& cmd, long* rss_kb, double* cpu_s = nullptr) {
   pid_t pid = fork();
   if (pid == 0) {
     execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
@@ -72,6 +73,10 @@ inline bool RunMeasured(const std::string& cmd, long* rss_kb) {
   struct rusage ru {};
   if (wait4(pid, &status, 0, &ru) != pid) return false;
   *rss_kb = ru.ru_maxrss;
+  if (cpu_s) {
+    *cpu_s = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+             static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+  }
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 

@@ -1,12 +1,19 @@
 // perf script text: tokenizing, parsing into a null sink, and the whole fold (1 and 2 threads).
 // Input: the recorded fixtures of testdata/fold repeated to ~32 MiB in memory, or the file in
-// $TK_FOLD_BENCH_INPUT (e.g. a big `perf script` capture).
+// $TK_FOLD_BENCH_INPUT (e.g. a big `perf script` capture: bench/make-text-fold-input.sh).
+//
+// With $TK_FOLD_BENCH_INPUT, whole processes on that file in the same run (issue 16's text
+// fold targets): BM_TkFoldTextProcess/THREADS (`tk fold --threads N FILE > /dev/null`) and
+// its anchor BM_StackcollapseText (`stackcollapse-perf.pl FILE > /dev/null`, from
+// $TK_FLAMEGRAPH, default /tmp/FlameGraph). Counters: MB_per_s (wall), cpu_s (user+sys of
+// the process), cpu_MB_per_s, rss_MB.
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "analyses/fold/fold.h"
+#include "bench/bench_inputs.h"
 #include "parsers/perf_script/split_parse.h"
 #include "benchmark/benchmark.h"
 #include "parsers/perf_script/perf_script_parser.h"
@@ -105,6 +112,50 @@ void BM_FoldText(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
 }
 BENCHMARK(BM_FoldText)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// One whole process per iteration on $TK_FOLD_BENCH_INPUT, with its CPU time and peak RSS.
+void RunFileProcess(benchmark::State& state, const std::string& cmd_before_file) {
+  const char* path = std::getenv("TK_FOLD_BENCH_INPUT");
+  if (!path) {
+    state.SkipWithError("skip: set TK_FOLD_BENCH_INPUT (bench/make-text-fold-input.sh)");
+    return;
+  }
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
+  const double mb = static_cast<double>(f.tellg()) / 1e6;
+  double cpu = 0;
+  long rss = 0;
+  for (auto _ : state) {
+    double c = 0;
+    if (!tk::bench::RunMeasured(cmd_before_file + " '" + path + "' > /dev/null", &rss, &c)) {
+      state.SkipWithError(("failed: " + cmd_before_file).c_str());
+      return;
+    }
+    cpu += c;
+  }
+  const double n = static_cast<double>(state.iterations());
+  state.counters["MB_per_s"] = benchmark::Counter(mb * n, benchmark::Counter::kIsRate);
+  state.counters["cpu_s"] = cpu / n;
+  state.counters["cpu_MB_per_s"] = mb * n / cpu;
+  state.counters["rss_MB"] = static_cast<double>(rss) / 1024;
+}
+
+void BM_TkFoldTextProcess(benchmark::State& state) {
+  RunFileProcess(state, std::string(TK_BINARY) + " fold --threads " +
+                            std::to_string(state.range(0)));
+}
+BENCHMARK(BM_TkFoldTextProcess)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()
+    ->Iterations(5);
+
+void BM_StackcollapseText(benchmark::State& state) {
+  const char* d = std::getenv("TK_FLAMEGRAPH");
+  std::string pl = std::string(d ? d : "/tmp/FlameGraph") + "/stackcollapse-perf.pl";
+  if (std::system(("test -r " + pl).c_str()) != 0) {
+    state.SkipWithError(("skip: " + pl + " absent").c_str());
+    return;
+  }
+  RunFileProcess(state, "perl " + pl);
+}
+BENCHMARK(BM_StackcollapseText)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 
 }  // namespace
 

@@ -18,9 +18,9 @@
 #                                 by bench/make_flamegraph_input.sh from testdata/fold texts)
 #   --huge   also sched-huge.data: perf sched record -- perf bench sched pipe -l 1500000 (~0.8-1.1
 #            GB, 7-10 M events; issue 16's scale target), and huge.trace.dat: sched:* and
-#            block:* through tracefs with 600 MB per CPU of ring buffer (overwrite off: it
+#            block:* through tracefs with 800 MB per CPU of ring buffer (overwrite off: it
 #            fills and stops), perf bench sched pipe + dd as the load, trace-cmd extract, then
-#            converted to v6 uncompressed (~1.2 GB on 2 CPUs)
+#            converted to v6 uncompressed (1.15 GB on 2 CPUs; bench/make-huge-trace-dat.sh)
 #
 # Existing files are kept (delete one to re-record it). Benchmarks find DIR as TK_BENCH_DIR or
 # build/bench-inputs; see bench/bench_inputs.h.
@@ -119,26 +119,7 @@ if [ ! -e "$dir/bench.trace.dat" ]; then
 fi
 if ((huge)) && [ ! -e "$dir/huge.trace.dat" ]; then
   echo "make-inputs: recording huge.trace.dat (tracefs, ~1.2 GB)" >&2
-  flock /tmp/tk-tracefs.lock bash -c '
-    set -euo pipefail
-    source "'"$rec"'/lib-record.sh"
-    mounted=0
-    if [ ! -w "$TRACEFS/tracing_on" ]; then mount -t tracefs nodev "$TRACEFS"; mounted=1; fi
-    overwrite=$(cat "$TRACEFS/options/overwrite")
-    trap "echo $overwrite > \"$TRACEFS/options/overwrite\"; tk_tracefs_restore; ((mounted)) && umount \"$TRACEFS\" || true" EXIT
-    tk_tracefs_setup 600000 sched block
-    echo 0 > "$TRACEFS/options/overwrite"
-    tk_tracefs_start
-    dd if=/dev/zero of="'"$dir"'/.dd" bs=4k count=200000 oflag=direct 2>/dev/null &
-    perf bench sched pipe -l 4000000 >/dev/null 2>&1
-    wait
-    rm -f "'"$dir"'/.dd"
-    tk_tracefs_stop
-    trace-cmd extract -o "'"$dir"'/huge.v7.trace.dat" >/dev/null 2>&1
-  '
-  trace-cmd convert --file-version 6 --compression none -i "$dir/huge.v7.trace.dat" \
-    -o "$dir/huge.trace.dat" >/dev/null 2>&1
-  rm -f "$dir/huge.v7.trace.dat"
+  bash "$here/bench/make-huge-trace-dat.sh" "$dir/huge.trace.dat"
 fi
 if [ ! -e "$dir/bench.v6.trace.dat" ]; then
   trace-cmd convert --file-version 6 --compression none -i "$dir/bench.trace.dat" \

@@ -24,8 +24,9 @@ bool g_quiet_flag = false;
 void AddRunOptions(CLI::App& app) {
   if (!app.get_option_no_throw("--threads")) {
     app.add_option("--threads", g_threads_flag,
-                   "Threads (default 2 on 2+ cores): perf.data is framed and time-ordered on "
-                   "one while the other decodes and analyses; output is the same with 1")
+                   "Threads (default 2 on 2+ cores): perf.data is framed and time-ordered, "
+                   "a trace.dat's CPU streams merged, on one while the other decodes and "
+                   "analyses; output is the same with 1")
         ->check(CLI::PositiveNumber);
   }
   if (!app.get_option_no_throw("--quiet")) {

@@ -1,11 +1,26 @@
 #include "analyses/fold/frame_name.h"
 
 #include <algorithm>
+#include <array>
 
 namespace tk::analyses::fold {
 namespace {
 
 constexpr std::string_view kAnon = "(anonymous namespace)";
+
+// The characters TidyInPlace acts on; the rest (nearly all of a name) it skips.
+constexpr std::array<bool, 256> kSpecial = [] {
+  std::array<bool, 256> t{};
+  for (unsigned char c : std::string_view(";<{[>}])(.\"'")) t[c] = true;
+  return t;
+}();
+
+bool NeedsTidy(std::string_view s) {
+  for (char c : s) {
+    if (kSpecial[static_cast<unsigned char>(c)]) return true;
+  }
+  return false;
+}
 
 bool IsVmlinux(std::string_view dso) {
   // "vmlinux", ".../vmlinux-5.4.14-cloudflare-2020.1.11": "vmlinux" then [A-Za-z0-9._-]*.
@@ -49,6 +64,7 @@ void TidyInPlace(std::string* s, size_t from) {
   size_t cut = n;
   bool quotes = false;
   for (size_t i = from; i < n; ++i) {
+    if (!kSpecial[static_cast<unsigned char>(p[i])]) continue;
     switch (p[i]) {
       case ';':
         p[i] = ':';
@@ -121,10 +137,11 @@ int AppendFrame(const Frame& f, const FrameNameOptions& opt, std::string* out) {
         out->push_back('>');
       }
       out->push_back(']');
+      TidyInPlace(out, from);
     } else {
       out->append(part);
+      if (NeedsTidy(part)) TidyInPlace(out, from);  // most names need nothing
     }
-    TidyInPlace(out, from);
     if (opt.java && out->size() > from && (*out)[from] == 'L' &&
         std::string_view(*out).substr(from).find('/') != std::string_view::npos) {
       out->erase(from, 1);

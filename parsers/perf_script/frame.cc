@@ -2,31 +2,87 @@
 
 #include <string.h>
 
+#include <array>
+
 #include "core/strings.h"
 
 namespace tk::parsers::perf_script {
 
+namespace {
+
+bool IsLowerHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f'); }
+
+// Hex digit values by byte, -1 for the rest (one load per digit, no compare chain).
+constexpr std::array<int8_t, 256> kHex = [] {
+  std::array<int8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    t[c] = c >= '0' && c <= '9' ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+  }
+  return t;
+}();
+
+// Up to 16 hex digits from `p`: their value, and where they end (`p` when there are none).
+const char* Hex16(const char* p, const char* e, uint64_t* v) {
+  uint64_t x = 0;
+  const char* q = p;
+  for (; q < e && q - p < 16; ++q) {
+    int d = kHex[static_cast<unsigned char>(*q)];
+    if (d < 0) break;
+    x = (x << 4) | static_cast<uint64_t>(d);
+  }
+  *v = x;
+  return q;
+}
+
+// The address at the start of a frame line, after its blanks: up to 16 hex digits followed by
+// a blank or the end (what ParseHex of the first word accepts, without its general loop).
+// False for anything else, which the general path then decides.
+bool FastAddress(std::string_view line, uint64_t* ip, size_t* end) {
+  const char* e = line.data() + line.size();
+  const char* p = SkipBlanks(line.data(), e);
+  const char* q = Hex16(p, e, ip);
+  if (q == p || (q < e && !IsBlank(*q))) return false;
+  *end = static_cast<size_t>(q - line.data());
+  return true;
+}
+
+}  // namespace
+
 std::string_view StripOffset(std::string_view symbol, int64_t* offset) {
   if (offset) *offset = -1;
-  size_t at = symbol.rfind("+0x");
-  if (at == std::string_view::npos || at + 3 == symbol.size()) return symbol;
-  std::string_view digits = symbol.substr(at + 3);
-  for (char c : digits) {
-    if (!IsDigit(c) && (c < 'a' || c > 'f')) return symbol;
+  // The digits are the lowercase-hex run at the end; the last "+0x" ends right where the run
+  // starts exactly when the run follows a "+0x" (an 'x' is never in the run).
+  size_t j = symbol.size();
+  while (j > 0 && IsLowerHex(symbol[j - 1])) --j;
+  if (j == symbol.size() || j < 3 || symbol.substr(j - 3, 3) != "+0x") return symbol;
+  if (offset) {
+    uint64_t v;
+    const char* e = symbol.data() + symbol.size();
+    if (Hex16(symbol.data() + j, e, &v) == e && v <= static_cast<uint64_t>(INT64_MAX)) {
+      *offset = static_cast<int64_t>(v);
+    } else if (ParseHex(symbol.substr(j), &v) && v <= static_cast<uint64_t>(INT64_MAX)) {
+      *offset = static_cast<int64_t>(v);  // more than 16 digits, leading zeros
+    }
   }
-  uint64_t v;
-  if (offset && ParseHex(digits, &v) && v <= static_cast<uint64_t>(INT64_MAX)) {
-    *offset = static_cast<int64_t>(v);
-  }
-  return symbol.substr(0, at);
+  return symbol.substr(0, j - 3);
 }
 
 std::optional<Frame> ParseFrameLine(std::string_view line) {
   std::string_view rest;
-  std::string_view addr = NextWord(line, &rest);
   Frame f;
-  if (!ParseHex(addr, &f.ip)) return std::nullopt;
-  rest = Trim(rest);
+  size_t end;
+  if (FastAddress(line, &f.ip, &end)) {
+    rest = line.substr(end);
+  } else if (!ParseHex(NextWord(line, &rest), &f.ip)) {
+    return std::nullopt;
+  }
+  // Trim: perf separates the fields by one space and ends the line there, so test the ends
+  // before the general scan.
+  if (!rest.empty() && IsBlank(rest.front())) rest.remove_prefix(1);
+  if (!rest.empty() && (IsBlank(rest.front()) || IsBlank(rest.back()))) rest = Trim(rest);
   std::string_view symbol = rest;
   if (!rest.empty() && rest.back() == ')') {
     // Usually the DSO holds no parentheses: the last "(" opens it (memrchr, vectorized).

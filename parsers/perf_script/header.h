@@ -56,9 +56,10 @@ struct Header {
 // header's shape ([CPU], TIME:, PERIOD, EVENT:) — so a comm may itself hold a number, as in
 // "GC Thread 2 1234 [000] ...". Returns nullopt when the line is not a header.
 std::optional<Header> ParseHeader(std::string_view line);
-
-// Cheap to call on every line: true when ParseHeader would succeed.
-inline bool LooksLikeHeader(std::string_view line) { return ParseHeader(line).has_value(); }
+// The same into `*h` (left in an unspecified state when false): no Header copies.
+bool ParseHeaderInto(std::string_view line, Header* h);
+// `h`'s views moved from the line at `from` to its copy at `to`.
+void RebaseHeader(const char* from, const char* to, Header* h);
 
 }  // namespace tk::parsers::perf_script
 

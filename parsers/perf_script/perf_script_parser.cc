@@ -131,9 +131,11 @@ class PerfScriptParser final : public Parser {
   void StartEvent(const Token& t) {
     arena_.Reset();
     frames_.clear();
+    // The tokenizer parsed the line; its views move to the kept copy.
     std::string_view line = Keep(t.line);
-    std::optional<Header> h = ParseHeader(line);  // the tokenizer checked it parses
-    if (!h) return;
+    header_ = t.header;
+    if (line.data() != t.line.data()) RebaseHeader(t.line.data(), line.data(), &header_);
+    const Header* h = &header_;
     line_no_ = t.line_no;
     frame_lines_ = 0;
     ev_ = Event{};  // stack_recorded false until a blank line ends the event
@@ -245,6 +247,7 @@ class PerfScriptParser final : public Parser {
   uint64_t line_no_ = 0;
   uint64_t frame_lines_ = 0;  // lines after the header
   std::vector<Frame> frames_;
+  Header header_;  // the event's header line, parsed
   Arena arena_;
   tp_text::TracepointTextDecoder tp_;
   int64_t last_ts_ = -1;

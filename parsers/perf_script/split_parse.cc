@@ -1,8 +1,5 @@
 #include "parsers/perf_script/split_parse.h"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <sstream>
 #include <thread>
@@ -59,20 +56,6 @@ void RunPart(Part* p, const std::string& name) {
   p->clean = p->status.ok() && diag.total_malformed() == 0 && diag.notes().empty();
 }
 
-// Newlines in `text`. Counting maps every page of the first half into this process while
-// the other thread is still parsing it; with `release` the counted pages are dropped again
-// (harmless for the parser: they are read back from the page cache).
-uint64_t CountLines(std::string_view text, bool release) {
-  constexpr size_t kStep = 8 << 20;
-  uint64_t n = 0;
-  for (size_t at = 0; at < text.size(); at += kStep) {
-    std::string_view part = text.substr(at, kStep);
-    n += static_cast<uint64_t>(std::count(part.begin(), part.end(), '\n'));
-    if (release) ReleasePages(part.data(), part.data() + part.size());
-  }
-  return n;
-}
-
 }  // namespace
 
 size_t FindSplit(std::string_view text, size_t from) {
@@ -110,10 +93,10 @@ absl::Status ParseSplit(std::string_view text, const std::string& name, const Sp
   pb.text = text.substr(cut);
   pb.ps = seq;
   pb.sink = sinks.NewPart();
-  std::thread t([&] {
-    pb.ps.first_line = CountLines(pa.text, opt.release_parsed_pages) + 1;
-    RunPart(&pb, name);
-  });
+  // The second half's line numbers are not known without counting the first half's lines
+  // (a pass over it): they only matter when the half reports something, and then the whole
+  // text is parsed again below; a clean half's events carry none.
+  std::thread t([&] { RunPart(&pb, name); });
   RunPart(&pa, name);
   t.join();
   bool ordered = pa.last < 0 || pb.first < 0 || pa.last <= pb.first;

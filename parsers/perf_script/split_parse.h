@@ -4,7 +4,6 @@
 // one-thread parse's:
 //  - what the parts must know of the text's start comes from PartitionedSink::Prescan, fed
 //    from the start of the whole text before splitting;
-//  - the second half's line numbers continue the first half's;
 //  - when either half reports a malformed line, lost events or unordered time (messages whose
 //    order and "first at line N" only a sequential pass gets right), or the second half
 //    starts earlier than the first ends, the text is parsed again on one thread into

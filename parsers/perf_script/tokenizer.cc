@@ -22,7 +22,7 @@ bool Tokenizer::Next(Token* t) {
     t->kind = LineKind::kBlank;
   } else if (line[0] == '#') {
     t->kind = LineKind::kComment;
-  } else if (LooksLikeHeader(line)) {
+  } else if (ParseHeaderInto(line, &t->header)) {
     in_event_ = true;
     t->kind = LineKind::kHeader;
   } else {

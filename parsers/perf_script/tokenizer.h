@@ -22,6 +22,7 @@
 #include "absl/status/status.h"
 #include "core/input.h"
 #include "core/line_reader.h"
+#include "parsers/perf_script/header.h"
 
 namespace tk::parsers::perf_script {
 
@@ -37,6 +38,7 @@ struct Token {
   LineKind kind = LineKind::kBlank;
   std::string_view line;  // without "\n" / "\r\n"; valid until the next Next()
   uint64_t line_no = 0;   // 1-based, counted from PerfScriptOptions::first_line
+  Header header;          // kHeader: the parsed line (views into `line`), parsed once
 };
 
 class Tokenizer {

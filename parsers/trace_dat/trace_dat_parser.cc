@@ -2,12 +2,14 @@
 // min-heap merging them by timestamp, and TepDecoder for the records.
 #include "parsers/trace_dat/trace_dat_parser.h"
 
-#include <queue>
+#include <algorithm>
+#include <thread>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "core/batch_pipe.h"
 #include "core/diag.h"
 #include "core/byte_reader.h"
 #include "core/run_settings.h"
@@ -15,6 +17,7 @@
 #include "parsers/tep/tep_decoder.h"
 #include "parsers/trace_dat/cpu_stream.h"
 #include "parsers/trace_dat/kernel_stack.h"
+#include "parsers/trace_dat/record_merge.h"
 #include "parsers/trace_dat/trace_dat_file.h"
 
 namespace tk::parsers::trace_dat {
@@ -63,130 +66,115 @@ class CommTable {
   absl::flat_hash_map<int32_t, std::string> learned_;
 };
 
-// One pass over the top buffer: per-CPU page streams merged by timestamp into the sink.
+// One pass over the top buffer: the merged records (record_merge.h) decoded into the sink.
+// With two threads the merge runs on a reader thread and hands batches over a BatchPipe;
+// this thread decodes them and runs the sink, so the sink sees what one thread gives it.
 class Merger {
  public:
   Merger(Input& in, const TraceDatFile& f, std::string_view data, const Buffer& top,
          EventSink& sink, Diagnostics& diag)
-      : in_(in), f_(f), sink_(sink), diag_(diag), decoder_(f.events.get()),
-        stacks_(f, sink.wants().stacks()), comms_(&f.comms), mask_(sink.wants()) {
+      : f_(f), sink_(sink), diag_(diag), decoder_(f.events.get()),
+        stacks_(f, sink.wants().stacks()), comms_(&f.comms), mask_(sink.wants()),
+        merger_(in, f, data, top, stacks_) {
     decoder_.SetWanted(mask_);
-    for (const CpuData& c : top.cpus) {
-      cpus_.push_back(std::make_unique<CpuStream>(data, c, top.page_size, top.compressed,
-                                                  f.big_endian, f.events->kernel_long_size()));
-    }
-    lost_.assign(cpus_.size(), 0);
-    lost_unknown_.assign(cpus_.size(), false);
-    for (const CpuData& c : top.cpus) released_.push_back(c.offset);
+    lost_.assign(merger_.streams(), 0);
+    lost_unknown_.assign(merger_.streams(), false);
   }
 
-  absl::Status Run() {
-    // Min-heap of (timestamp, stream index): lowest time first, ties to the lower CPU, as
-    // tracecmd_iterate_events picks.
-    using Item = std::pair<uint64_t, size_t>;
-    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
-    for (size_t i = 0; i < cpus_.size(); ++i) {
-      if (cpus_[i]->Next()) heap.emplace(cpus_[i]->ts(), i);
-    }
-    while (!heap.empty()) {
-      const size_t i = heap.top().second;
-      heap.pop();
-      CpuStream& s = *cpus_[i];
-      const int64_t ts = f_.ToNs(s.ts());
-      if (s.missed() != 0) {
-        if (absl::Status st = EmitLost(i, ts); !st.ok()) return st;
+  absl::Status Run(int threads) {
+    if (threads < 2) {
+      RecordBatch b;
+      while (merger_.Fill(&b)) {
+        if (absl::Status st = Consume(b); !st.ok()) return st;
       }
-      bool more;
-      if (absl::Status st = EmitRecord(s, ts, &more); !st.ok()) return st;
-      if (more) heap.emplace(s.ts(), i);
-      if (++records_ % kReleaseEvery == 0) ReleaseRead();
+      return Report();
     }
+    BatchPipe<RecordBatch> pipe;
+    std::thread reader([&] {
+      while (true) {
+        std::unique_ptr<RecordBatch> b = pipe.Get();
+        if (!merger_.Fill(b.get()) || !pipe.Put(std::move(b))) break;
+      }
+      pipe.Close();
+    });
+    absl::Status st;
+    while (std::unique_ptr<RecordBatch> b = pipe.Take()) {
+      st = Consume(*b);
+      pipe.Done(std::move(b));
+      if (!st.ok()) {
+        pipe.Cancel();
+        break;
+      }
+    }
+    reader.join();
+    if (!st.ok()) return st;
     return Report();
   }
 
  private:
-  // Missed events before the current record of stream i: a Lost{kOverrun} event.
-  absl::Status EmitLost(size_t i, int64_t ts) {
-    const CpuStream& s = *cpus_[i];
-    if (s.missed() > 0) lost_[i] += s.missed();
+  absl::Status Consume(const RecordBatch& b) {
+    for (const MergedRecord& r : b.records) {
+      const int64_t ts = f_.ToNs(r.ts);
+      if (r.missed != 0) {
+        if (absl::Status st = EmitLost(r, ts); !st.ok()) return st;
+      }
+      if (absl::Status st = EmitRecord(b, r, ts); !st.ok()) return st;
+    }
+    return absl::OkStatus();
+  }
+
+  // Missed events before record r: a Lost{kOverrun} event.
+  absl::Status EmitLost(const MergedRecord& r, int64_t ts) {
+    const size_t i = r.stream;
+    if (r.missed > 0) lost_[i] += r.missed;
     else lost_unknown_[i] = true;
     if (!mask_.Has(EventKind::kLost)) return absl::OkStatus();
     Event e;
     e.ts_ns = ts;
-    e.cpu = s.cpu();
+    e.cpu = r.cpu;
     e.name = "lost";
-    e.body = Lost{Lost::Kind::kOverrun, static_cast<uint64_t>(std::max<int64_t>(0, s.missed()))};
+    e.body = Lost{Lost::Kind::kOverrun, static_cast<uint64_t>(std::max<int64_t>(0, r.missed))};
     return sink_.OnEvent(e);
   }
 
-  // Emits the stream's current record and advances it (`more`: it has another). A record
-  // that tracefs' stacktrace option (or a stacktrace trigger) followed with a kernel_stack
-  // record on its CPU gets those frames as its stack; the kernel_stack record is consumed.
-  absl::Status EmitRecord(CpuStream& s, int64_t ts, bool* more) {
+  // Emits record r. A record the sink wants with its stack gets the frames of the
+  // kernel_stack record that followed it (MergedRecord::stack), if one did.
+  absl::Status EmitRecord(const RecordBatch& b, const MergedRecord& r, int64_t ts) {
+    const std::string_view raw = b.Raw(r);
     EventKind kind;
-    if (!decoder_.Classify(s.raw(), &kind)) {
-      uint64_t id =
-          s.raw().size() >= 2 ? LoadUnsigned(s.raw().data(), 2, NeedsSwap(f_.big_endian)) : 0;
-      if (stacks_.Is(s.raw())) {  // not after a record the sink wants
-        *more = s.Next();
-        return absl::OkStatus();
-      }
-      diag_.Malformed(Stat::kUnknownOrShortRecords, Diagnostics::Unit::kOffset,
-                      s.page_offset(),
-                      absl::StrCat("CPU ", s.cpu(), ": record of ", s.raw().size(),
-                                   " bytes, event id ", id, ", has no usable format"));
-      *more = s.Next();
+    if (!decoder_.Classify(raw, &kind)) {
+      if (stacks_.Is(raw)) return absl::OkStatus();  // not after a record the sink wants
+      uint64_t id = raw.size() >= 2 ? LoadUnsigned(raw.data(), 2, NeedsSwap(f_.big_endian)) : 0;
+      diag_.Malformed(Stat::kUnknownOrShortRecords, Diagnostics::Unit::kOffset, r.page_offset,
+                      absl::StrCat("CPU ", r.cpu, ": record of ", raw.size(), " bytes, event id ",
+                                   id, ", has no usable format"));
       return absl::OkStatus();
     }
-    if (kind == EventKind::kGeneric && stacks_.Is(s.raw())) {
-      *more = s.Next();
-      return absl::OkStatus();
-    }
+    if (kind == EventKind::kGeneric && stacks_.Is(raw)) return absl::OkStatus();
     // Tasks are learned from every record that names one, wanted or not, so an event gets
     // the same comm under every analysis (tk iolat's mask holds no sched_switch).
     const bool wanted = mask_.Has(kind);
-    if (!wanted && !CommTable::Teaches(kind)) {
-      *more = s.Next();
-      return absl::OkStatus();
-    }
+    if (!wanted && !CommTable::Teaches(kind)) return absl::OkStatus();
     Event e;
     e.ts_ns = ts;
-    e.cpu = s.cpu();
-    // The views Decode sets borrow the record, whose page the stream may replace when it
-    // moves on: with stacks, the kernel_stack record after it is read first, so a copy of
-    // the record is decoded.
-    const bool stacks = wanted && mask_.stacks() && stacks_.available();
-    std::string_view raw = s.raw();
-    if (stacks) raw = held_.assign(raw);
-    if (!decoder_.Decode(raw, e)) {  // Classify checked it
-      *more = s.Next();
-      return absl::OkStatus();
-    }
-    if (stacks) {
-      *more = s.Next();
-      if (*more && stacks_.Is(s.raw())) {
-        stacks_.Decode(s.raw(), &frames_);
-        e.stack = absl::MakeConstSpan(frames_);
-        e.stack_recorded = e.callchain = true;
-        *more = s.Next();
-      }
+    e.cpu = r.cpu;
+    if (!decoder_.Decode(raw, e)) return absl::OkStatus();  // Classify checked it
+    if (wanted && mask_.stacks() && stacks_.available() && r.has_stack) {
+      stacks_.Decode(b.Stack(r), &frames_);
+      e.stack = absl::MakeConstSpan(frames_);
+      e.stack_recorded = e.callchain = true;
     }
     comms_.LearnFrom(e);
-    if (!wanted) {  // learned from only: no stacks were read ahead
-      *more = s.Next();
-      return absl::OkStatus();
-    }
+    if (!wanted) return absl::OkStatus();  // learned from only
     e.comm = comms_.Lookup(e.tid);
-    absl::Status st = sink_.OnEvent(e);
-    if (!stacks) *more = s.Next();
-    return st;
+    return sink_.OnEvent(e);
   }
 
   // Per-CPU notes (lost events, corrupt pages) and the first stream error (truncation).
   absl::Status Report() {
     absl::Status first_error;
-    for (size_t i = 0; i < cpus_.size(); ++i) {
-      const CpuStream& s = *cpus_[i];
+    for (size_t i = 0; i < merger_.streams(); ++i) {
+      const CpuStream& s = merger_.stream(i);
       if (s.trailing_missed() > 0) lost_[i] += s.trailing_missed();
       if (s.trailing_missed() < 0) lost_unknown_[i] = true;
       if (lost_[i] || lost_unknown_[i]) {
@@ -206,44 +194,22 @@ class Merger {
     return first_error;
   }
 
-  // Each CPU's pages are copied out before they are decoded, so the mapped file behind every
-  // stream's current page is done with: let go per 8 MiB (resident memory independent of the
-  // file's size), and the bytes read so far are the progress line's position.
-  static constexpr uint64_t kReleaseEvery = 1 << 14;  // records between checks
-  static constexpr uint64_t kReleaseBatch = 8 << 20;
-  void ReleaseRead() {
-    uint64_t done = 0;
-    for (size_t i = 0; i < cpus_.size(); ++i) {
-      uint64_t at = cpus_[i]->page_offset();
-      if (at >= released_[i] + kReleaseBatch) {
-        in_.ReleaseRange(released_[i], at);
-        released_[i] = at;
-      }
-      done += released_[i] - top_offset(i);
-    }
-    SetProgress(done);
-  }
-  uint64_t top_offset(size_t i) const { return f_.TopBuffer()->cpus[i].offset; }
-
-  Input& in_;
-  std::vector<uint64_t> released_;  // per stream: file offset released up to
-  uint64_t records_ = 0;
   const TraceDatFile& f_;
   EventSink& sink_;
   Diagnostics& diag_;
   tep::TepDecoder decoder_;
   KernelStacks stacks_;
-  std::string held_;
   std::vector<Frame> frames_;
   CommTable comms_;
   const EventMask mask_;
-  std::vector<std::unique_ptr<CpuStream>> cpus_;
+  RecordMerger merger_;  // after stacks_, which it reads
   std::vector<int64_t> lost_;
   std::vector<bool> lost_unknown_;
 };
 
 class TraceDatParser final : public Parser {
  public:
+  explicit TraceDatParser(int threads) : threads_(threads) {}
   absl::Status Parse(Input& in, EventSink& sink, Diagnostics& diag) override {
     if (absl::Status st = in.EnsureMapped(); !st.ok()) return st;
     std::string_view data = *in.mapped();
@@ -267,12 +233,15 @@ class TraceDatParser final : public Parser {
     std::string_view uname = (*f)->uname;
     sink.OnTraceInfo(TraceInfo{uname.substr(uname.rfind(' ') + 1)});
     ProgressScope progress(data.size());
-    absl::Status st = Merger(in, **f, data, *top, sink, diag).Run();
+    absl::Status st = Merger(in, **f, data, *top, sink, diag).Run(ResolveThreads(threads_));
     if (!st.ok()) return st.message().rfind("offset ", 0) == 0 ? Prefixed(in, st) : st;
     return sink.Finish();
   }
   bool Describes() const override { return true; }
   absl::StatusOr<std::string> Describe(Input& in) override { return DescribeTraceDat(in); }
+
+ private:
+  int threads_;  // ParseOptions::threads (0: the run's default)
 };
 
 absl::StatusOr<nlohmann::json> Describe(Input& in) {
@@ -330,8 +299,8 @@ absl::StatusOr<std::string> DescribeTraceDat(Input& in) {
   return j->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-std::unique_ptr<Parser> NewTraceDatParser(const ParseOptions&) {
-  return std::make_unique<TraceDatParser>();
+std::unique_ptr<Parser> NewTraceDatParser(const ParseOptions& opts) {
+  return std::make_unique<TraceDatParser>(opts.threads);
 }
 
 }  // namespace tk::parsers::trace_dat

@@ -2,7 +2,9 @@
 //
 // Reads the top ring buffer: each CPU's pages through CpuStream, merged by timestamp (lowest
 // first, ties to the lower CPU, as tracecmd_iterate_events does), records decoded with
-// libtraceevent via TepDecoder (formats parsed lazily, only for events that occur).
+// libtraceevent via TepDecoder (formats parsed lazily, only for events that occur). With
+// ParseOptions::threads >= 2 the merge runs on a reader thread, a batch ahead of the decoding
+// (record_merge.h); the events are the same for any number of threads.
 //
 // Event fields a trace.dat has no source for:
 //   comm  from the saved cmdlines (pid → comm, as `trace-cmd report` prints it); for pids

@@ -1,7 +1,9 @@
 // --threads 1 and --threads 2 give the same bytes (stdout, stderr, exit code) for every
 // command that reads perf.data, on file-mode, compressed (-z), pipe-mode, killed and
 // multi-event fixtures, from a file and from stdin. With 2, the perf.data reader frames and
-// time-orders records on a second thread (core/batch_pipe.h) while the first decodes them.
+// time-orders records on a second thread (core/batch_pipe.h) while the first decodes them;
+// likewise the trace.dat reader merges its per-CPU streams on a second thread; perf script
+// text is folded in two halves.
 #include <string>
 #include <vector>
 
@@ -39,6 +41,25 @@ std::vector<Case> Cases() {
   c.push_back({{"script"}, io});
   c.push_back({{"report"}, pd + "a.data"});
   c.push_back({{"report"}, pd + "z.data"});
+  // trace.dat: with 2 threads the per-CPU streams are merged on a reader thread
+  // (parsers/trace_dat/record_merge.h). v7 zstd and v6, lost events, kernel stacks.
+  const std::string rec = "testdata/recorded/";
+  for (const std::string f : {rec + "sched/sched.trace.dat", rec + "sched/sched.v6.trace.dat"}) {
+    c.push_back({{"sched", "timehist"}, f});
+    c.push_back({{"sched", "latency"}, f});
+    c.push_back({{"script"}, f});
+  }
+  c.push_back({{"iolat"}, rec + "iolat/writesync.trace.dat"});
+  c.push_back({{"iolat"}, rec + "iolat/writesync.v6.trace.dat"});
+  c.push_back({{"script"}, rec + "lost/lost.trace.dat"});
+  c.push_back({{"script"}, "testdata/trace_dat/overrun.v7.dat"});
+  c.push_back({{"script"}, "testdata/trace_dat/sched_block.v7.dat"});
+  c.push_back({{"script"}, "testdata/offcpu/offcpu.trace.dat"});
+  c.push_back({{"fold", "--off-cpu"}, "testdata/offcpu/offcpu.trace.dat"});
+  // perf script text (parts parsed on two threads when big enough; small ones on one).
+  for (const char* f : {"proc-g.txt", "system-wide-g.txt", "two-events-g.txt", "crlf-g.txt"}) {
+    c.push_back({{"fold"}, std::string("testdata/fold/") + f});
+  }
   return c;
 }
 

@@ -77,6 +77,37 @@ TEST(Strings, IntegersAndTrim) {
   EXPECT_TRUE(pieces.empty());  // no empty piece after the final delimiter
 }
 
+// SkipBlanks / SkipWord read eight bytes at a time: against the one-byte loops on runs and
+// words of every length around the word size, with tabs, CRs, other control characters and
+// high bytes mixed in.
+TEST(Strings, WordScanningMatchesByteLoops) {
+  const char alphabet[] = {' ', ' ', ' ', '\t', '\r', 'a', '9', '[', '\x01', '\x1f', '\x80',
+                           '\xe9', '!', '\n'};
+  uint32_t seed = 12345;
+  for (int n = 0; n < 20000; ++n) {
+    std::string s;
+    size_t len = n % 40;
+    for (size_t i = 0; i < len; ++i) {
+      seed = seed * 1103515245 + 12345;
+      s.push_back(alphabet[(seed >> 16) % sizeof alphabet]);
+    }
+    const char* b = s.data();
+    const char* e = b + s.size();
+    for (size_t from = 0; from <= s.size(); ++from) {
+      const char* blanks = b + from;
+      while (blanks < e && IsBlank(*blanks)) ++blanks;
+      const char* word = b + from;
+      while (word < e && !IsBlank(*word)) ++word;
+      ASSERT_EQ(SkipBlanks(b + from, e), blanks) << "from " << from << " in '" << s << "'";
+      ASSERT_EQ(SkipWord(b + from, e), word) << "from " << from << " in '" << s << "'";
+    }
+    std::string_view rest;
+    std::string_view w = NextWord(s, &rest);
+    EXPECT_EQ(w.data() + w.size(), rest.data());
+    EXPECT_EQ(TrimLeft(s), std::string_view(SkipBlanks(b, e), e - SkipBlanks(b, e)));
+  }
+}
+
 TEST(Rwbs, RoundTripsKernelStrings) {
   for (const char* s : {"W", "WS", "WSM", "FWFS", "RA", "R", "N", "F", "FF", "DE", "D", "WFS",
                         "RM", "ZA", "WZ", "WSU"}) {
