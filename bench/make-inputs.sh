@@ -16,8 +16,8 @@
 #                                 -- perf bench sched pipe -l 100000 (~70 MB)
 #              flamegraph-distinct.folded, flamegraph-repeated.folded (32 MB each; generated
 #                                 by bench/make_flamegraph_input.sh from testdata/fold texts)
-#   --huge   also sched-huge.data: perf sched record -- perf bench sched pipe -l 1500000 (~0.8-1.1
-#            GB, 7-10 M events; issue 16's scale target), and huge.trace.dat: sched:* and
+#   --huge   also sched-huge.data: perf sched record -- perf bench sched pipe -l 2200000 (~1.1-1.2
+#            GB, ~10.7 M events; issue 16's >= 1 GB scale target), and huge.trace.dat: sched:* and
 #            block:* through tracefs with 800 MB per CPU of ring buffer (overwrite off: it
 #            fills and stops), perf bench sched pipe + dd as the load, trace-cmd extract, then
 #            converted to v6 uncompressed (1.15 GB on 2 CPUs; bench/make-huge-trace-dat.sh)
@@ -95,8 +95,8 @@ if [ ! -e "$dir/offcpu.data" ]; then
 fi
 
 if ((huge)) && [ ! -e "$dir/sched-huge.data" ]; then
-  echo "make-inputs: recording sched-huge.data (~1.1 GB)" >&2
-  perf sched record -q -o "$dir/sched-huge.data" -- perf bench sched pipe -l 1500000 >/dev/null 2>&1
+  echo "make-inputs: recording sched-huge.data (~1.2 GB)" >&2
+  perf sched record -q -o "$dir/sched-huge.data" -- perf bench sched pipe -l 2200000 >/dev/null 2>&1
   rm -f "$dir/sched-huge.data.old"
 fi
 

@@ -1,7 +1,7 @@
 // Issue 16 "speed at scale": tk against its anchors on gigabyte inputs, in the same run.
 //
 // Inputs (bench/make-inputs.sh --huge; never committed; a missing one is a 'skip:'):
-//   sched-huge.data   perf sched record -- perf bench sched pipe -l 1500000 (0.8-1.1 GB)
+//   sched-huge.data   perf sched record -- perf bench sched pipe -l 2200000 (1.1-1.2 GB)
 //                     ($TK_SCALE_PERF_DATA)
 //   huge.trace.dat    sched:* + block:* through tracefs, v6 uncompressed (~0.9-1.2 GB)
 //                     ($TK_SCALE_TRACE_DAT)
@@ -116,7 +116,8 @@ std::string Tk(const std::string& args) { return tk::bench::TkBinary() + " " + a
   void name(benchmark::State& state) { Process(state, tool, cmd, input()); } \
   BENCHMARK(name)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1)
 
-// perf.data: perf sched record of 1.5 M pipe round trips.
+// perf.data: perf sched record of 2.2 M pipe round trips. (bench/sched_scale.sh times the same
+// pairs with CPU time and peak RSS, medians of N alternating runs.)
 TK_SCALE_PROCESS(BM_TkSchedLatencyPerfData, "", Tk("sched latency"), PerfData);
 TK_SCALE_PROCESS(BM_PerfSchedLatency, "perf", "perf sched latency -i", PerfData);
 TK_SCALE_PROCESS(BM_TkSchedTimehistPerfData, "", Tk("sched timehist"), PerfData);

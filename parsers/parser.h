@@ -40,6 +40,9 @@ struct ParseOptions {
   // command line's --threads, default 2 on 2+ cores, set it). perf.data uses 2 as a reading
   // and a decoding stage; the events and their order are the same with 1.
   int threads = 0;
+  // perf.data: decode sched tracepoint samples on the fast path
+  // (parsers/perf_data/fast_sample.h). Off only to test that path against the full one.
+  bool fast_decode = true;
 };
 
 class Parser {

@@ -30,13 +30,8 @@ absl::StatusOr<std::vector<LatencySortKey>> ParseLatencySort(std::string_view s)
 }
 
 LatencyAnalysis::LatencyAnalysis(LatencyOptions opts)
-    : opts_(std::move(opts)), filter_(opts_.filter) {
+    : opts_(std::move(opts)), rule_sets_(opts_.perf61 ? 1 : 2), filter_(opts_.filter) {
   tasks_.set_record_names_only(opts_.perf61);
-  if (!opts_.perf61) {
-    LatencyOptions shadow = opts_;
-    shadow.perf61 = true;
-    perf61_shadow_ = std::make_unique<LatencyAnalysis>(std::move(shadow));
-  }
 }
 
 EventMask LatencyAnalysis::wants() const {
@@ -48,7 +43,7 @@ EventMask LatencyAnalysis::wants() const {
       .Add(EventKind::kLost);
 }
 
-void LatencyAnalysis::SchedOut(Thread& t, int64_t ts, bool runnable) {
+void LatencyAnalysis::SchedOut(Atoms& t, int64_t ts, bool runnable) {
   t.sched_out = ts;
   t.sched_in = 0;
   if (runnable) {
@@ -60,32 +55,8 @@ void LatencyAnalysis::SchedOut(Thread& t, int64_t ts, bool runnable) {
   }
 }
 
-LatencyAnalysis::Thread& LatencyAnalysis::Atoms(int32_t tid, int64_t ts, bool runnable) {
-  auto [it, inserted] = threads_.try_emplace(tid);
-  if (inserted) SchedOut(it->second, ts, runnable);
-  return it->second;
-}
-
-void LatencyAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
+void LatencyAnalysis::SwitchIn(Atoms& in, const Event& e) {
   const int64_t ts = e.ts_ns;
-  if (ValidCpu(e.cpu)) {
-    if (static_cast<size_t>(e.cpu) >= curr_pid_.size()) curr_pid_.resize(e.cpu + 1, -1);
-    if (static_cast<size_t>(e.cpu) >= last_switch_.size()) last_switch_.resize(e.cpu + 1, -1);
-    int32_t& curr = curr_pid_[e.cpu];
-    if (curr != -1 && curr != s.prev_pid) ++info_.nr_context_switch_bugs;
-    curr = s.next_pid;
-  }
-  // prev: a new atom, waiting at once when it left runnable (preempted or yielded).
-  auto [pit, pnew] = threads_.try_emplace(s.prev_pid);
-  if (ValidCpu(e.cpu)) {
-    int64_t& last = last_switch_[e.cpu];
-    if (last >= 0 && ts >= last) pit->second.switch_runtime += static_cast<uint64_t>(ts - last);
-    last = ts;
-  }
-  bool runnable = s.prev_state.runnable() && !(opts_.perf61 && s.prev_state.preempted);
-  SchedOut(pit->second, ts, runnable);
-  // next: a thread never seen came in from a runnable atom at ts (delay 0).
-  Thread& in = Atoms(s.next_pid, ts, /*runnable=*/true);
   if (in.state != AtomState::kWaitCpu) return;
   if (ts < in.wake_up) {
     in.state = AtomState::kIgnore;
@@ -104,35 +75,74 @@ void LatencyAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
   ++in.nb_atoms;
 }
 
-void LatencyAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
-  if (opts_.perf61) {
-    if (w.kind == SchedWakeup::Kind::kWaking) return;  // perf 6.1 has no sched_waking handler
-  } else {
-    if (w.kind == SchedWakeup::Kind::kWaking) seen_waking_ = true;
-    if (w.kind == SchedWakeup::Kind::kWakeup && seen_waking_) return;
+void LatencyAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
+  const int64_t ts = e.ts_ns;
+  if (ValidCpu(e.cpu)) {
+    if (static_cast<size_t>(e.cpu) >= curr_pid_.size()) curr_pid_.resize(e.cpu + 1, -1);
+    if (static_cast<size_t>(e.cpu) >= last_switch_.size()) last_switch_.resize(e.cpu + 1, -1);
+    int32_t& curr = curr_pid_[e.cpu];
+    if (curr != -1 && curr != s.prev_pid) ++info_.nr_context_switch_bugs;
+    curr = s.next_pid;
   }
-  Thread& t = Atoms(w.pid, e.ts_ns, /*runnable=*/false);
+  // prev: a new atom, waiting at once when it left runnable (preempted or yielded). Done
+  // before `next` is looked up: that may insert, and move `prev`.
+  Thread& prev = threads_[s.prev_pid];
+  if (ValidCpu(e.cpu)) {
+    int64_t& last = last_switch_[e.cpu];
+    if (last >= 0 && ts >= last) prev.switch_runtime += static_cast<uint64_t>(ts - last);
+    last = ts;
+  }
+  for (int r = 0; r < rule_sets_; ++r) {
+    bool perf61 = r == kPerf61 || opts_.perf61;
+    SchedOut(prev.a[r], ts, s.prev_state.runnable() && !(perf61 && s.prev_state.preempted));
+  }
+  // next: a thread never seen came in from a runnable atom at ts (delay 0).
+  Thread& next = threads_[s.next_pid];
+  for (int r = 0; r < rule_sets_; ++r) SwitchIn(AtomsOf(next, r, ts, /*runnable=*/true), e);
+}
+
+void LatencyAnalysis::WakeUp(Atoms& t, const Event& e, bool count) {
   // A wakeup of a task already runnable (on a run queue) only changes its state: keep the
   // earlier wake_up. With -C the recording misses other CPUs' events, so trust every wakeup.
   if (opts_.profile_cpu == -1 && t.state != AtomState::kSleeping) return;
-  ++info_.nr_timestamps;
+  if (count) ++info_.nr_timestamps;
   if (t.sched_out > e.ts_ns) {
-    ++info_.nr_unordered_timestamps;
+    if (count) ++info_.nr_unordered_timestamps;
     return;
   }
   t.state = AtomState::kWaitCpu;
   t.wake_up = e.ts_ns;
 }
 
+void LatencyAnalysis::OnWakeup(const Event& e, const SchedWakeup& w) {
+  // Which rule sets take it: perf 6.1 has no sched_waking handler; current perf ignores
+  // sched_wakeup once it has seen sched_waking.
+  const bool waking = w.kind == SchedWakeup::Kind::kWaking;
+  bool take[2] = {false, !waking};
+  if (opts_.perf61) {
+    take[kMain] = !waking;
+  } else {
+    if (waking) seen_waking_ = true;
+    take[kMain] = !(w.kind == SchedWakeup::Kind::kWakeup && seen_waking_);
+  }
+  if (!take[kMain] && !(rule_sets_ > 1 && take[kPerf61])) return;
+  Thread& t = threads_[w.pid];
+  for (int r = 0; r < rule_sets_; ++r) {
+    if (take[r]) WakeUp(AtomsOf(t, r, e.ts_ns, /*runnable=*/false), e, r == kMain);
+  }
+}
+
 void LatencyAnalysis::OnMigrate(const Event& e, const SchedMigrate& m) {
   if (opts_.profile_cpu == -1) return;  // only matters when one CPU was recorded
-  Thread& t = Atoms(m.pid, e.ts_ns, /*runnable=*/true);
-  t.sched_in = t.sched_out = t.wake_up = e.ts_ns;
+  Thread& t = threads_[m.pid];
+  for (int r = 0; r < rule_sets_; ++r) {
+    Atoms& a = AtomsOf(t, r, e.ts_ns, /*runnable=*/true);
+    a.sched_in = a.sched_out = a.wake_up = e.ts_ns;
+  }
   ++info_.nr_timestamps;
 }
 
 absl::Status LatencyAnalysis::OnEvent(const Event& e) {
-  if (perf61_shadow_) (void)perf61_shadow_->OnEvent(e);
   ++info_.nr_events;
   tasks_.Observe(e);
   switch (e.kind()) {
@@ -146,7 +156,8 @@ absl::Status LatencyAnalysis::OnEvent(const Event& e) {
       const auto& st = std::get<SchedStat>(e.body);
       if (st.which != SchedStat::Which::kRuntime) break;
       seen_runtime_ = true;
-      Thread& t = Atoms(st.pid, e.ts_ns, /*runnable=*/true);
+      Thread& t = threads_[st.pid];
+      for (int r = 0; r < rule_sets_; ++r) AtomsOf(t, r, e.ts_ns, /*runnable=*/true);
       if (filter_.TimeOk(e.ts_ns) && filter_.CpuOk(e.cpu)) t.runtime += st.delay_ns;
       break;
     }
@@ -197,6 +208,7 @@ LatencyReport LatencyAnalysis::BuildReport() {
   std::vector<int32_t> tids;
   tids.reserve(threads_.size());
   for (const auto& [tid, t] : threads_) {
+    if (t.a[kMain].state == AtomState::kUnseen) continue;  // only the perf 6.1 rules saw it
     if (filter_.options().has_task()) {
       const TaskInfo* info = tasks_.Find(tid);
       if (!filter_.TaskOk(info ? info->pid : -1, tid, tasks_.Comm(tid))) continue;
@@ -223,12 +235,13 @@ LatencyReport LatencyAnalysis::BuildReport() {
     if (row->tids.empty()) row->comm = std::string(comm);
     row->tids.push_back(tid);
     row->runtime_ns += from_switches ? t.switch_runtime : t.runtime;
-    row->count += t.nb_atoms;
-    row->total_delay_ns += t.total_lat;
-    if (row->max_delay_ns < t.max_lat) {
-      row->max_delay_ns = t.max_lat;
-      row->max_delay_start_ns = t.max_lat_start;
-      row->max_delay_end_ns = t.max_lat_end;
+    const Atoms& a = t.a[kMain];
+    row->count += a.nb_atoms;
+    row->total_delay_ns += a.total_lat;
+    if (row->max_delay_ns < a.max_lat) {
+      row->max_delay_ns = a.max_lat;
+      row->max_delay_start_ns = a.max_lat_start;
+      row->max_delay_end_ns = a.max_lat_end;
     }
   }
   // Merged rows come out of perf's comm tree in descending comm order.
@@ -266,11 +279,11 @@ LatencyReport LatencyAnalysis::BuildReport() {
 }
 
 void LatencyAnalysis::ComparePerf61(LatencyReport* rep) const {
-  if (!perf61_shadow_) return;
-  for (const auto& [tid, t] : threads_) {
-    auto it = perf61_shadow_->threads_.find(tid);
-    const Thread empty;
-    const Thread& o = it == perf61_shadow_->threads_.end() ? empty : it->second;
+  if (rule_sets_ < 2) return;
+  for (const auto& [tid, th] : threads_) {
+    const Atoms& t = th.a[kMain];
+    const Atoms& o = th.a[kPerf61];  // all 0 when perf 6.1's rules never saw the thread
+    if (t.state == AtomState::kUnseen) continue;
     if (t.nb_atoms == 0 && o.nb_atoms == 0) continue;
     if (tid == 0) continue;  // swapper is not shown
     ++rep->perf61_of;

@@ -29,7 +29,6 @@
 
 #include <cstdint>
 #include <iosfwd>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -117,28 +116,41 @@ class LatencyAnalysis final : public EventSink {
   const LatencyReport& report() const { return report_; }
 
  private:
-  enum class AtomState : uint8_t { kSleeping, kWaitCpu, kSchedIn, kIgnore };
-  struct Thread {
-    // The last atom.
-    AtomState state = AtomState::kSleeping;
+  enum class AtomState : uint8_t { kUnseen, kSleeping, kWaitCpu, kSchedIn, kIgnore };
+  // The last atom of a thread and its totals, under one set of rules.
+  struct Atoms {
+    AtomState state = AtomState::kUnseen;  // kUnseen: no event of the thread counted yet
     int64_t sched_out = 0, wake_up = 0, sched_in = 0;
-    // Totals.
-    uint64_t total_lat = 0, max_lat = 0, nb_atoms = 0, runtime = 0;
-    uint64_t switch_runtime = 0;  // from switch pairs
+    uint64_t total_lat = 0, max_lat = 0, nb_atoms = 0;
     int64_t max_lat_start = 0, max_lat_end = 0;
   };
-  // The thread's atoms; a thread seen for the first time gets an atom sched out at `ts`
-  // in `runnable` (waiting) or sleeping state.
-  Thread& Atoms(int32_t tid, int64_t ts, bool runnable);
-  static void SchedOut(Thread& t, int64_t ts, bool runnable);
+  // The rule sets: kMain is the options' (perf 6.1's with --compat), kPerf61 perf 6.1's when
+  // the main ones are not, for the stderr note. One map entry holds both, so the shadow
+  // costs no second lookup (it was a second LatencyAnalysis: a third of the analysis).
+  enum Rules : uint8_t { kMain = 0, kPerf61 = 1 };
+  struct Thread {
+    Atoms a[2];
+    uint64_t runtime = 0;         // from sched_stat_runtime
+    uint64_t switch_runtime = 0;  // from switch pairs
+  };
+  // The thread's atoms under rule set `r`; seen for the first time, they get an atom sched
+  // out at `ts` in `runnable` (waiting) or sleeping state.
+  static Atoms& AtomsOf(Thread& t, int r, int64_t ts, bool runnable) {
+    if (t.a[r].state == AtomState::kUnseen) SchedOut(t.a[r], ts, runnable);
+    return t.a[r];
+  }
+  static void SchedOut(Atoms& t, int64_t ts, bool runnable);
+  void SwitchIn(Atoms& in, const Event& e);
   void OnSwitch(const Event& e, const SchedSwitch& s);
   void OnWakeup(const Event& e, const SchedWakeup& w);
+  void WakeUp(Atoms& t, const Event& e, bool count);
   void OnMigrate(const Event& e, const SchedMigrate& m);
-  // Counts the shown threads whose delays differ from the shadow's (perf 6.1's rules).
+  // Counts the shown threads whose delays differ under perf 6.1's rules.
   void ComparePerf61(LatencyReport* rep) const;
   LatencyReport BuildReport();
 
   LatencyOptions opts_;
+  int rule_sets_;  // 2 with the perf 6.1 shadow, 1 with --compat
   Filter filter_;
   TaskTable tasks_;
   absl::flat_hash_map<int32_t, Thread> threads_;
@@ -146,8 +158,6 @@ class LatencyAnalysis final : public EventSink {
   std::vector<int64_t> last_switch_;  // per CPU, -1 none yet
   bool seen_waking_ = false;
   bool seen_runtime_ = false;  // a sched_stat_runtime event
-  // Without --compat: the same events under perf 6.1's rules, for the stderr note.
-  std::unique_ptr<LatencyAnalysis> perf61_shadow_;
   LatencyInfo info_;
   LatencyReport report_;
 };

@@ -24,7 +24,8 @@ Decoder::Decoder(Metadata& meta, const EventTable& table, const ParseOptions& op
       machine_(SymbolizeOptionsOf(opts)),
       inline_frames_(opts.inline_frames),
       inline_outermost_keeps_dso_(opts.inline_outermost_keeps_dso),
-      handlers_(kTextPoke + 1, nullptr) {
+      handlers_(kTextPoke + 1, nullptr),
+      fast_enabled_(opts.fast_decode) {
   handlers_[kSample] = &Decoder::OnSample;
   handlers_[kMmap] = &Decoder::OnMmap;
   handlers_[kMmap2] = &Decoder::OnMmap2;
@@ -60,6 +61,11 @@ void Decoder::Refresh() {
       }
     }
   }
+  BuildFast();
+}
+
+void Decoder::BuildFast() {
+  fast_.Build(table_, fast_enabled_ ? tep_.get() : nullptr, meta_.swap, wants_);
 }
 
 void Decoder::LoadTracingData(uint64_t offset) {
@@ -75,13 +81,14 @@ void Decoder::LoadTracingData(uint64_t offset) {
   trace_events_ = std::move(*ev);
   tep_ = std::make_unique<tep::TepDecoder>(trace_events_.get());
   tep_->SetWanted(wants_);
+  BuildFast();
 }
 
 void Decoder::Malformed(std::string_view what, uint64_t off) {
   diag_.Malformed(Stat::kMalformedRecords, Diagnostics::Unit::kOffset, off, what);
 }
 
-absl::Status Decoder::Handle(std::string_view rec, uint64_t offset) {
+absl::Status Decoder::HandleFull(std::string_view rec, uint64_t offset) {
   ByteReader r(rec, meta_.swap);
   uint32_t type = 0;
   uint16_t misc = 0, size = 0;
@@ -91,6 +98,38 @@ absl::Status Decoder::Handle(std::string_view rec, uint64_t offset) {
   if (type >= handlers_.size() || handlers_[type] == nullptr) return absl::OkStatus();
   return (this->*handlers_[type])(misc, rec.substr(8), offset);
 }
+
+// What OnSample makes of a tracepoint sample without a stack, from the reading thread's half
+// (FastSampleDecoder::Decode) and the payload.
+absl::Status Decoder::HandleFast(FastResult r, const FastSample& s) {
+  ++samples_;
+  if (r == FastResult::kSkip) return absl::OkStatus();
+  Event& e = sample_event_;
+  e.ts_ns = s.ts_ns;
+  e.cpu = s.cpu;
+  e.pid = s.pid;
+  e.pid_hidden = true;
+  e.tid = s.tid;
+  e.comm = CachedComm(s.pid, s.tid);
+  e.period = s.period;
+  e.has_period = true;
+  e.stack = {};
+  e.stack_recorded = false;
+  e.callchain = s.callchain;
+  e.stable_views = false;
+  e.info_text = {};
+  e.dropped_stack_ip = {};
+  e.name = fast_.DecodeBody(s, &e.body);
+  return sink_.OnEvent(e);
+}
+
+std::string_view Decoder::CachedComm(int32_t pid, int32_t tid) {
+  CachedThread& c = comm_cache_[static_cast<uint32_t>(tid) & (comm_cache_.size() - 1)];
+  if (c.tid != tid || c.pid != pid || tid == -1) c = {pid, tid, machine_.Comm(pid, tid)};
+  return c.comm;
+}
+
+void Decoder::ForgetComms() { comm_cache_.fill(CachedThread{}); }
 
 absl::Status Decoder::Emit(Event& e) {
   if (!wants_.Has(e.kind())) return absl::OkStatus();
@@ -218,7 +257,7 @@ absl::Status Decoder::OnSample(uint16_t misc, std::string_view body, uint64_t of
   e.pid = s.pid;
   e.pid_hidden = true;
   e.tid = s.tid;
-  const std::string_view comm = machine_.Comm(s.pid, s.tid);
+  const std::string_view comm = CachedComm(s.pid, s.tid);
   e.comm = comm;
   e.name = names_[static_cast<size_t>(ev)];
   e.period = s.has_period ? s.period : (attr.freq() ? 1 : attr.sample_period);
@@ -293,6 +332,7 @@ absl::Status Decoder::OnComm(uint16_t misc, std::string_view body, uint64_t off)
     return absl::OkStatus();
   }
   ParsedSample t = Trailer(body, nullptr);
+  ForgetComms();
   machine_.OnComm(c->pid, c->tid, c->comm);
   Event e;
   e.ts_ns = t.has_time ? static_cast<int64_t>(t.time) : -1;
@@ -314,6 +354,7 @@ absl::Status Decoder::OnFork(uint16_t misc, std::string_view body, uint64_t off)
   }
   // perf marks the FORKs it synthesizes for running tasks with PERF_RECORD_MISC_FORK_EXEC
   // (bit 13): their maps arrive as MMAPs, not by copying the parent's.
+  ForgetComms();
   machine_.OnFork(r->pid, r->tid, r->ppid, r->ptid, (misc & (1 << 13)) != 0);
   Event e = TaskEvent(*r, body, "fork");
   e.body = Fork{r->pid, r->ppid, r->tid, r->ptid};

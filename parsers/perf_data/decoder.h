@@ -8,6 +8,7 @@
 #ifndef TK_PARSERS_PERF_DATA_DECODER_H_
 #define TK_PARSERS_PERF_DATA_DECODER_H_
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -16,9 +17,12 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "core/byte_reader.h"
 #include "core/diag.h"
 #include "core/sink.h"
 #include "parsers/parser.h"
+#include "parsers/perf_data/abi.h"
+#include "parsers/perf_data/fast_sample.h"
 #include "parsers/perf_data/metadata.h"
 #include "parsers/perf_data/sample.h"
 #include "parsers/perf_data/side_band.h"
@@ -53,7 +57,27 @@ class Decoder {
   void LoadTracingData(uint64_t offset);
 
   // One record (header included) at input offset `offset`.
-  absl::Status Handle(std::string_view rec, uint64_t offset);
+  absl::Status Handle(std::string_view rec, uint64_t offset) {
+    if (!fast_.empty() && rec.size() >= 8 && LoadRecordType(rec) == kSample) {
+      FastSample s;
+      FastResult r = fast_.Decode(rec, &s);
+      if (r != FastResult::kNo) return HandleFast(r, s);
+    }
+    return HandleFull(rec, offset);
+  }
+
+  // Handle in two halves, for two threads: Predecode (the reading thread, in delivery order;
+  // touches nothing HandleFast or HandleFull change) then, on the decoding thread in the same
+  // order, HandleFast with its result, or HandleFull when it is kNo.
+  FastResult Predecode(std::string_view rec, FastSample* out) {
+    if (fast_.empty() || rec.size() < 8 || LoadRecordType(rec) != kSample) {
+      return FastResult::kNo;
+    }
+    return fast_.Decode(rec, out);
+  }
+  absl::Status HandleFast(FastResult r, const FastSample& s);
+  // Without the fast path.
+  absl::Status HandleFull(std::string_view rec, uint64_t offset);
 
   // Prints notes (lost events, symbols not found) through diag. Call at the end.
   void Finish();
@@ -68,6 +92,13 @@ class Decoder {
   }
 
  private:
+  uint32_t LoadRecordType(std::string_view rec) const { return Load<uint32_t>(rec.data(), meta_.swap); }
+  void BuildFast();
+  // Machine::Comm through a small cache (a sched recording asks for the same few threads
+  // over and over); emptied whenever the Machine learns a comm or a fork.
+  std::string_view CachedComm(int32_t pid, int32_t tid);
+  void ForgetComms();
+
   using Handler = absl::Status (Decoder::*)(uint16_t misc, std::string_view body, uint64_t off);
   absl::Status OnSample(uint16_t misc, std::string_view body, uint64_t off);
   absl::Status OnMmap(uint16_t misc, std::string_view body, uint64_t off);
@@ -109,7 +140,14 @@ class Decoder {
   std::vector<Frame> frames_;
   Frame dropped_ip_;            // the sample IP of a stack BuildStack dropped
   bool stack_dropped_ = false;
-  Event sample_event_;  // OnSample's, reused
+  Event sample_event_;  // OnSample's and HandleFast's, reused
+  FastSampleDecoder fast_;
+  bool fast_enabled_ = true;
+  struct CachedThread {
+    int32_t pid = 0, tid = -1;  // tid -1: empty
+    std::string_view comm;
+  };
+  std::array<CachedThread, 256> comm_cache_;
   std::unique_ptr<tep::TraceEvents> trace_events_;
   std::unique_ptr<tep::TepDecoder> tep_;
   bool tracing_loaded_ = false;

@@ -11,13 +11,13 @@ constexpr size_t kBlockSize = 4 << 20;
 
 // A lambda type (not a function pointer) so std::sort inlines the comparison.
 constexpr auto kEarlier = [](const ReorderQueue::Entry& a, const ReorderQueue::Entry& b) {
-  return a.time != b.time ? a.time < b.time : a.seq < b.seq;
+  return a.time < b.time;
 };
 
 // Sorts [begin, end) by kEarlier when it is a concatenation of already sorted runs, as
 // records are: perf writes each CPU's buffer in turn and every buffer is in time order.
 // Adjacent runs are merged pairwise (O(n log runs)); many runs (a scrambled input) fall
-// back to std::sort.
+// back to std::stable_sort. Both keep the arrival order of equal times.
 void SortRuns(std::vector<ReorderQueue::Entry>::iterator begin,
               std::vector<ReorderQueue::Entry>::iterator end) {
   constexpr size_t kMaxRuns = 64;
@@ -26,7 +26,7 @@ void SortRuns(std::vector<ReorderQueue::Entry>::iterator begin,
     if (!kEarlier(*(it + 1), *it)) continue;
     runs.push_back(it + 1);
     if (runs.size() > kMaxRuns) {
-      std::sort(begin, end, kEarlier);
+      std::stable_sort(begin, end, kEarlier);
       return;
     }
   }
@@ -69,7 +69,7 @@ const char* ReorderQueue::Copy(std::string_view bytes, int32_t* block) {
 }
 
 void ReorderQueue::Push(uint64_t time, std::string_view bytes, bool stable, uint64_t offset) {
-  Entry e{time, seq_++, bytes.data(), static_cast<uint32_t>(bytes.size()), -1, offset};
+  Entry e{time, bytes.data(), offset, static_cast<uint32_t>(bytes.size()), -1};
   if (!stable) e.data = Copy(bytes, &e.block);
   if (time < last_flush_) ++out_of_order_;
   max_time_ = std::max(max_time_, time);
@@ -81,7 +81,7 @@ void ReorderQueue::Push(uint64_t time, std::string_view bytes, bool stable, uint
 // O(log n) scattered moves per record on push and pop: 34% of `tk sched latency` on a 56 MB
 // perf sched recording; a partition + sort of the batch was ~3x cheaper there, and merging
 // the per-CPU runs instead of sorting halved what was left (an 18 MB `perf record -a -g`).
-// Order is identical: (time, arrival sequence).
+// Order is identical: time, then arrival.
 void ReorderQueue::PopUntil(uint64_t limit, bool all, std::vector<Entry>* out) {
   size_t first = out->size();
   size_t keep = 0;
@@ -105,6 +105,7 @@ void ReorderQueue::Round(std::vector<Entry>* out) {
 void ReorderQueue::FlushAll(std::vector<Entry>* out) { PopUntil(0, true, out); }
 
 void ReorderQueue::Release(const std::vector<Entry>& delivered) {
+  if (blocks_.empty()) return;  // every record a view (a mapped file)
   for (const Entry& e : delivered) {
     if (e.block < 0) continue;
     Block& b = blocks_[e.block];

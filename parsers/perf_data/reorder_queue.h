@@ -5,7 +5,7 @@
 // the largest timestamp seen before the previous FINISHED_ROUND can no longer be preceded by
 // a later record, so at each FINISHED_ROUND perf delivers all queued records with
 // time <= that limit, then moves the limit to the largest timestamp seen so far. At the end
-// everything left is delivered. Ties keep file order (key: time, then sequence number).
+// everything left is delivered. Ties keep file order.
 // Records without a time (time 0, or no TIME in sample_type) bypass the queue as in perf.
 //
 // Records from a mapped uncompressed file are queued as views; others (pipe, decompressed)
@@ -23,13 +23,15 @@ namespace tk::parsers::perf_data {
 
 class ReorderQueue {
  public:
+  // 32 bytes: each record is copied in and out a few times. No sequence number: records
+  // of equal time keep arrival order because every step is stable (partition, merges of
+  // runs, std::stable_sort).
   struct Entry {
     uint64_t time;
-    uint64_t seq;
     const char* data;
+    uint64_t offset;
     uint32_t size;
     int32_t block;  // -1: a view into stable memory
-    uint64_t offset;
   };
 
   // Queues a record; `stable` says whether `bytes` outlives the queue entry.
@@ -58,7 +60,6 @@ class ReorderQueue {
   const char* Copy(std::string_view bytes, int32_t* block);
 
   std::vector<Entry> heap_;  // queued records in arrival order (sorted when a round leaves)
-  uint64_t seq_ = 0;
   uint64_t max_time_ = 0;
   uint64_t next_flush_ = 0;
   uint64_t last_flush_ = 0;

@@ -149,8 +149,15 @@ void EventTable::Build(const Metadata& meta) {
   swap_ = meta.swap;
   attrs_.clear();
   by_id_.clear();
+  sample_time_at_.clear();
   for (size_t i = 0; i < meta.events.size(); ++i) {
     attrs_.push_back(meta.events[i].attr);
+    uint64_t st = meta.events[i].attr.sample_type;
+    sample_time_at_.push_back(
+        (st & kSampleTime) ? static_cast<int16_t>(8 * (((st & kSampleIdentifier) ? 1 : 0) +
+                                                       ((st & kSampleIp) ? 1 : 0) +
+                                                       ((st & kSampleTid) ? 1 : 0)))
+                           : int16_t{-1});
     for (uint64_t id : meta.events[i].ids) by_id_.emplace(id, static_cast<int>(i));
   }
   // A dense index when the ids span at most 64k values (256 KiB).
@@ -193,15 +200,15 @@ uint64_t EventTable::TimeOf(uint32_t type, std::string_view body) const {
   if (type >= kUserTypeStart) return 0;
   int ev = EventOf(type, body);
   if (ev < 0) return 0;
-  const EventAttr& a = attrs_[static_cast<size_t>(ev)];
-  uint64_t st = a.sample_type;
-  if (!(st & kSampleTime)) return 0;
   size_t off;
   if (type == kSample) {
-    off = 8 * static_cast<size_t>(((st & kSampleIdentifier) ? 1 : 0) + ((st & kSampleIp) ? 1 : 0) +
-                                  ((st & kSampleTid) ? 1 : 0));
+    int16_t at = sample_time_at_[static_cast<size_t>(ev)];
+    if (at < 0) return 0;
+    off = static_cast<size_t>(at);
   } else {
-    if (!a.sample_id_all()) return 0;
+    const EventAttr& a = attrs_[static_cast<size_t>(ev)];
+    uint64_t st = a.sample_type;
+    if (!(st & kSampleTime) || !a.sample_id_all()) return 0;
     size_t n = static_cast<size_t>(TrailerWords(st)) * 8;
     if (body.size() < n) return 0;
     off = body.size() - n + ((st & kSampleTid) ? 8 : 0);

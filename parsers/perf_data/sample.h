@@ -88,6 +88,7 @@ class EventTable {
   }
 
   std::vector<EventAttr> attrs_;
+  std::vector<int16_t> sample_time_at_;  // per event: TIME's offset in a SAMPLE body, -1 none
   absl::flat_hash_map<uint64_t, int> by_id_;
   std::vector<int32_t> dense_;
   uint64_t dense_base_ = 0;

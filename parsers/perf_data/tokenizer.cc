@@ -215,6 +215,23 @@ absl::Status Tokenizer::Decompress(const RawRecord& rec) {
 }
 
 absl::StatusOr<bool> Tokenizer::Next(RawRecord* rec) {
+  // A mapped file's ordinary record, whole: no framing work (NextOuter does the same).
+  if (!in_ && !zstd_ && data_.size() - pos_ >= 8) {
+    Header h = ReadHeader(data_.data() + pos_, swap_);
+    if (h.size >= 8 && h.size <= data_.size() - pos_ && h.type != kAuxtrace &&
+        h.type != kHeaderTracingData && h.type != kCompressed && h.type != kCompressed2) {
+      rec->type = h.type;
+      rec->misc = h.misc;
+      rec->size = h.size;
+      rec->bytes = data_.substr(pos_, h.size);
+      rec->extra = {};
+      rec->offset = base_ + pos_;
+      rec->stable = true;
+      rec->compressed = false;
+      pos_ += h.size;
+      return true;
+    }
+  }
   while (true) {
     if (zstd_) {
       absl::StatusOr<bool> got = NextFromDecompressed(rec);

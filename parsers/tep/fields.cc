@@ -43,6 +43,9 @@ FieldRef MakeFieldRef(const struct tep_format_field* f) {
   r.flags = static_cast<uint32_t>(f->flags);
   r.elem = static_cast<int>(f->elementsize);
   r.sign = r.is_signed();
+  r.dynamic = r.is_dynamic();
+  r.relative = (r.flags & TEP_FIELD_IS_RELATIVE) != 0;
+  r.scalar = ScalarSize(r.size);
   return r;
 }
 
@@ -76,13 +79,6 @@ std::optional<std::string_view> FieldReader::Bytes(const FieldRef& f) const {
   if (f.flags & TEP_FIELD_IS_RELATIVE) off += f.offset + f.size;
   if (off > raw_.size() || len > raw_.size() - off) return std::nullopt;
   return raw_.substr(off, len);
-}
-
-std::string_view FieldReader::Str(const FieldRef& f) const {
-  std::optional<std::string_view> b = Bytes(f);
-  if (!b) return {};
-  size_t nul = b->find('\0');
-  return nul == std::string_view::npos ? *b : b->substr(0, nul);
 }
 
 bool AppendFieldText(const FieldReader& r, const FieldRef& f, bool big_endian, std::string* out) {

@@ -101,15 +101,25 @@ bool PrevStateDecoder::Print(uint64_t value, TaskState* out) {
   return ok;
 }
 
-TaskState PrevStateDecoder::Decode(uint64_t value) {
-  auto it = cache_.find(value);
-  if (it != cache_.end()) return it->second;
+TaskState PrevStateDecoder::Compute(uint64_t value) {
   TaskState st;
   if (layout_) {
     st = TaskStateFromPrinted(FormatState(*layout_, value));
   } else if (!Print(value, &st)) {
     st = TaskStateFromReportBits(value);
   }
+  return st;
+}
+
+TaskState PrevStateDecoder::DecodeSlow(uint64_t value) {
+  if (value < kSmall) {
+    small_[value] = Compute(value);
+    small_set_[value] = true;
+    return small_[value];
+  }
+  auto it = cache_.find(value);
+  if (it != cache_.end()) return it->second;
+  TaskState st = Compute(value);
   if (cache_.size() < kMaxCached) cache_.emplace(value, st);
   return st;
 }

@@ -16,10 +16,11 @@
 #ifndef TK_PARSERS_TEP_PREV_STATE_H_
 #define TK_PARSERS_TEP_PREV_STATE_H_
 
+#include <array>
+#include <bitset>
 #include <cstdint>
-#include <string_view>
-
 #include <optional>
+#include <string_view>
 
 #include "absl/container/flat_hash_map.h"
 #include "core/task_state.h"
@@ -42,14 +43,25 @@ class PrevStateDecoder {
   // text when the caller has it.
   PrevStateDecoder(struct tep_event* ev, FieldRef field, std::optional<StateLayout> layout)
       : ev_(ev), field_(field), layout_(std::move(layout)) {}
-  TaskState Decode(uint64_t value);
+  // Memoised: values below kSmall (every state a kernel reports, R+ included) from an
+  // array, others from a bounded map.
+  TaskState Decode(uint64_t value) {
+    if (value < kSmall && small_set_[value]) return small_[value];
+    return DecodeSlow(value);
+  }
+  const std::optional<StateLayout>& layout() const { return layout_; }
 
  private:
+  static constexpr uint64_t kSmall = 4096;
+  TaskState DecodeSlow(uint64_t value);
+  TaskState Compute(uint64_t value);
   bool Print(uint64_t value, TaskState* out);
 
   struct tep_event* ev_;
   FieldRef field_;
   std::optional<StateLayout> layout_;
+  std::array<TaskState, kSmall> small_{};
+  std::bitset<kSmall> small_set_;
   absl::flat_hash_map<uint64_t, TaskState> cache_;
 };
 

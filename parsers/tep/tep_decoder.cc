@@ -15,6 +15,7 @@
 #include "parsers/tep/family_decode.h"
 #include "parsers/tep/fields.h"
 #include "parsers/tep/prev_state.h"
+#include "parsers/tep/sched_decode.h"
 #include "parsers/tep/state_layout.h"
 #include "parsers/tep/tracing_data.h"
 
@@ -125,6 +126,7 @@ struct TepDecoder::Impl {
   std::string text;
   std::vector<std::pair<size_t, size_t>> spans;
 
+  EventInfo* LookupId(int id);
   EventInfo* Lookup(std::string_view raw);
   std::unique_ptr<EventInfo> Build(struct tep_event* ev);
   void DecodeBody(EventInfo& info, const FieldReader& r, Event& e);
@@ -171,10 +173,7 @@ std::unique_ptr<EventInfo> TepDecoder::Impl::Build(struct tep_event* ev) {
   return info;
 }
 
-EventInfo* TepDecoder::Impl::Lookup(std::string_view raw) {
-  // common_type: u16 at offset 0 in every kernel since 2.6.31.
-  if (raw.size() < 2) return nullptr;
-  int id = static_cast<int>(LoadUnsigned(raw.data(), 2, NeedsSwap(big_endian)));
+EventInfo* TepDecoder::Impl::LookupId(int id) {
   if (by_id.empty()) {
     by_id.resize(65536);
     looked_up.resize(65536);
@@ -184,7 +183,13 @@ EventInfo* TepDecoder::Impl::Lookup(std::string_view raw) {
     struct tep_event* ev = events ? events->Find(id) : tep_find_event(tep, id);
     if (ev) by_id[id] = Build(ev);
   }
-  EventInfo* info = by_id[id].get();
+  return by_id[id].get();
+}
+
+EventInfo* TepDecoder::Impl::Lookup(std::string_view raw) {
+  // common_type: u16 at offset 0 in every kernel since 2.6.31.
+  if (raw.size() < 2) return nullptr;
+  EventInfo* info = LookupId(static_cast<int>(LoadUnsigned(raw.data(), 2, NeedsSwap(big_endian))));
   if (!info || raw.size() < static_cast<size_t>(info->fixed_size)) return nullptr;
   return info;
 }
@@ -225,76 +230,16 @@ void TepDecoder::Impl::DecodeGeneric(EventInfo& info, const FieldReader& r, Even
 }
 
 void TepDecoder::Impl::DecodeBody(EventInfo& info, const FieldReader& r, Event& e) {
-  const auto& s = info.slots;
   switch (info.handler) {
-    case Handler::kSwitch: {
-      SchedSwitch sw;
-      sw.prev_comm = r.Str(s[0]);
-      sw.prev_pid = I32(r.IntOr(s[1], -1));
-      sw.prev_prio = I32(r.IntOr(s[2], -1));
-      uint64_t state = r.UInt(s[3]).value_or(0);
-      if (s[3].size < 8) state &= (uint64_t{1} << (8 * s[3].size)) - 1;
-      sw.prev_state = info.prev_state->Decode(state);
-      sw.next_comm = r.Str(s[4]);
-      sw.next_pid = I32(r.IntOr(s[5], -1));
-      sw.next_prio = I32(r.IntOr(s[6], -1));
-      e.body = sw;
-      return;
-    }
-    case Handler::kWakeup: {
-      SchedWakeup w;
-      w.kind = static_cast<SchedWakeup::Kind>(info.param);
-      w.comm = r.Str(s[0]);
-      w.pid = I32(r.IntOr(s[1], -1));
-      w.prio = I32(r.IntOr(s[2], -1));
-      w.target_cpu = I32(r.IntOr(s[3], -1));
-      w.success = I32(r.IntOr(s[4], 1));
-      e.body = w;
-      return;
-    }
-    case Handler::kMigrate: {
-      SchedMigrate m;
-      m.comm = r.Str(s[0]);
-      m.pid = I32(r.IntOr(s[1], -1));
-      m.prio = I32(r.IntOr(s[2], -1));
-      m.orig_cpu = I32(r.IntOr(s[3], -1));
-      m.dest_cpu = I32(r.IntOr(s[4], -1));
-      e.body = m;
-      return;
-    }
-    case Handler::kStat: {
-      SchedStat st;
-      st.which = static_cast<SchedStat::Which>(info.param);
-      st.comm = r.Str(s[0]);
-      st.pid = I32(r.IntOr(s[1], -1));
-      st.delay_ns = r.UInt(st.which == SchedStat::Which::kRuntime ? s[2] : s[3]).value_or(0);
-      st.vruntime = r.UInt(s[4]).value_or(0);
-      e.body = st;
-      return;
-    }
-    case Handler::kFork: {
-      SchedFork f;
-      f.parent_comm = r.Str(s[0]);
-      f.parent_pid = I32(r.IntOr(s[1], -1));
-      f.child_comm = r.Str(s[2]);
-      f.child_pid = I32(r.IntOr(s[3], -1));
-      e.body = f;
-      return;
-    }
-    case Handler::kExit: {
-      SchedExit x;
-      x.comm = r.Str(s[0]);
-      x.pid = I32(r.IntOr(s[1], -1));
-      x.prio = I32(r.IntOr(s[2], -1));
-      x.group_dead = static_cast<int8_t>(std::clamp<int64_t>(r.IntOr(s[3], -1), -1, 1));
-      e.body = x;
-      return;
-    }
     case Handler::kBlock:
       DecodeBlock(info, r, e);
       return;
     case Handler::kGeneric:
       DecodeGeneric(info, r, e);
+      return;
+    default:  // the sched kinds (sched_decode.h)
+      DecodeSchedBody(KindOf(info.handler), info.param, info.slots.data(), r,
+                      info.prev_state.get(), &e.body);
       return;
   }
 }
@@ -334,6 +279,23 @@ bool TepDecoder::Classify(std::string_view raw, EventKind* kind) {
   if (!info) return false;
   *kind = info->family && impl_->wanted.Has(info->family->decl->kind) ? info->family->decl->kind
                                                                      : KindOf(info->handler);
+  return true;
+}
+
+bool TepDecoder::SchedLayoutOf(int id, SchedLayout* out) {
+  if (id < 0 || id > 0xffff) return false;
+  EventInfo* info = impl_->LookupId(id);
+  if (!info || info->family) return false;
+  EventKind kind = KindOf(info->handler);
+  if (!IsSchedKind(kind)) return false;
+  out->id = id;
+  out->kind = kind;
+  out->variant = info->param;
+  out->fixed_size = info->fixed_size;
+  out->name = info->name;
+  std::copy_n(info->slots.begin(), kSchedSlots, out->slots.begin());
+  out->states.reset();
+  if (info->prev_state) out->states = info->prev_state->layout();
   return true;
 }
 

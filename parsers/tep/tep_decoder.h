@@ -18,6 +18,7 @@ struct tep_handle;
 namespace tk::parsers::tep {
 
 class TraceEvents;
+struct SchedLayout;
 
 class TepDecoder {
  public:
@@ -44,6 +45,10 @@ class TepDecoder {
   // The kind Decode would produce for this record, without decoding it (so callers can skip
   // what the sink does not want). False when the id is unknown or the record too short.
   bool Classify(std::string_view raw, EventKind* kind);
+
+  // The layout of event `id` when it is a sched event (sched_decode.h), for decoding its
+  // payloads elsewhere (SchedFastDecoder); false otherwise. Resolves the id's format now.
+  bool SchedLayoutOf(int id, SchedLayout* out);
 
   // "system:name" of the record's event; empty when unknown.
   std::string_view Name(std::string_view raw);
