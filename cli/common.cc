@@ -192,6 +192,11 @@ int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& si
   absl::StatusOr<std::unique_ptr<Parser>> parser = DetectParser(input, opts, &format);
   if (p.detected) *p.detected = format;
   if (!parser.ok()) return Fail(SV(parser.status().message()), kExitData);
+  if (p.facts) {
+    absl::StatusOr<std::string> facts = absl::InternalError("");
+    if ((*parser)->Describes() && input.EnsureMapped().ok()) facts = (*parser)->Describe(input);
+    *p.facts = facts.ok() ? *std::move(facts) : "{}";
+  }
   if (p.before_parse) {
     if (int rc = p.before_parse(input, format, **parser); rc >= 0) return rc;
   }
@@ -208,6 +213,10 @@ int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& si
     st = (*parser)->Parse(input, sink, diag);
   } else {
     st = (*parser)->Parse(input, counted, diag);
+  }
+  if (p.out && absl::IsCancelled(st) && !*p.out) {
+    // The output failed (the sink's only error): a closed pipe (`tk script | head`) is success.
+    return errno == EPIPE ? kExitOk : WriteError();
   }
   diag.PrintSummary();
   if (p.after_parse) p.after_parse(diag);
