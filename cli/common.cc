@@ -10,6 +10,7 @@
 #include "core/absl_compat.h"
 #include "core/diag.h"
 #include "core/input.h"
+#include "core/kernel_events.h"
 #include "core/run_settings.h"
 
 namespace tk::cli {
@@ -138,24 +139,31 @@ EventMask KeyKinds(EventMask wants, bool* any) {
   return EventMask();
 }
 
-// Forwards to an analysis and counts the events of its key kind, so a command can say what its
-// input lacks instead of printing an empty report.
-class CountingForwarder final : public EventSink {
+// Counts the events of an analysis' key kind, fed beside it in the same pass (a Fanout), so
+// a command can say what its input lacks instead of printing an empty report.
+class KeyEventCounter final : public EventSink {
  public:
-  explicit CountingForwarder(EventSink* next)
-      : next_(next), key_(KeyKinds(next->wants(), &any_)) {}
-  EventMask wants() const override { return next_->wants(); }
-  absl::Status OnEvent(const Event& e) override {
-    if (key_.Has(e.kind()) || (any_ && !IsSideBand(e.kind()))) ++events_;
-    return next_->OnEvent(e);
+  explicit KeyEventCounter(EventMask analysis_wants) {
+    bool any = false;
+    EventMask key = KeyKinds(analysis_wants, &any);
+    if (!any) {
+      wants_ = key;
+      return;
+    }
+    for (int k = 0; k < kNumEventKinds; ++k) {  // any event the analysis reads, side-band aside
+      const EventKind kind = static_cast<EventKind>(k);
+      if (analysis_wants.Has(kind) && !IsSideBand(kind)) wants_.Add(kind);
+    }
   }
-  absl::Status Finish() override { return next_->Finish(); }
+  EventMask wants() const override { return wants_; }
+  absl::Status OnEvent(const Event&) override {
+    ++events_;
+    return absl::OkStatus();
+  }
   uint64_t events() const { return events_; }
 
  private:
-  EventSink* next_;
-  bool any_ = false;
-  EventMask key_;
+  EventMask wants_;
   uint64_t events_ = 0;
 };
 
@@ -165,15 +173,8 @@ std::string MissingEvents(EventMask wants) {
   bool any;
   EventMask key = KeyKinds(wants, &any);
   if (any) return "none of the events this command reads (tk info lists what the file holds)";
-  if (key.Has(EventKind::kBlockRq)) {
-    return "no block request events: record with perf record -e 'block:*' -a (tk info lists "
-           "what the file holds)";
-  }
-  if (key.Has(EventKind::kSchedSwitch)) {
-    return "no sched:sched_switch events: record with perf sched record, or perf record -e "
-           "sched:sched_switch -e sched:sched_wakeup -e sched:sched_waking -a (tk info lists "
-           "what the file holds)";
-  }
+  if (key.Has(EventKind::kBlockRq)) return kIolatNeeds.missing;
+  if (key.Has(EventKind::kSchedSwitch)) return kSchedNeeds.missing;
   return "none of the events this command reads (tk info lists what the file holds)";
 }
 
@@ -192,6 +193,11 @@ int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& si
   absl::StatusOr<std::unique_ptr<Parser>> parser = DetectParser(input, opts, &format);
   if (p.detected) *p.detected = format;
   if (!parser.ok()) return Fail(SV(parser.status().message()), kExitData);
+  if (p.facts) {
+    absl::StatusOr<std::string> facts = absl::InternalError("");
+    if ((*parser)->Describes() && input.EnsureMapped().ok()) facts = (*parser)->Describe(input);
+    *p.facts = facts.ok() ? *std::move(facts) : "{}";
+  }
   if (p.before_parse) {
     if (int rc = p.before_parse(input, format, **parser); rc >= 0) return rc;
   }
@@ -199,8 +205,10 @@ int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& si
   const std::string& name = p.name.empty() ? input.name() : p.name;
   Diagnostics diag(name, p.diagnostics_printed ? &silent : nullptr);
   // Counted only where the command has no check of its own. (Parts are not counted: the only
-  // partitioned analysis, tk fold, names what its input lacks itself.)
-  CountingForwarder counted(&sink);
+  // partitioned analysis, tk fold, names what its input lacks itself.) The analysis comes
+  // first: its error stops the pass before the counter sees the event.
+  KeyEventCounter counter(sink.wants());
+  Fanout counted({&sink, &counter});
   absl::Status st;
   if (p.parts) {
     st = (*parser)->ParseParts(input, *p.parts, diag);
@@ -209,11 +217,15 @@ int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& si
   } else {
     st = (*parser)->Parse(input, counted, diag);
   }
+  if (p.out && absl::IsCancelled(st) && !*p.out) {
+    // The output failed (the sink's only error): a closed pipe (`tk script | head`) is success.
+    return errno == EPIPE ? kExitOk : WriteError();
+  }
   diag.PrintSummary();
   if (p.after_parse) p.after_parse(diag);
   if (!st.ok()) return Fail(SV(st.message()), kExitData);
   std::string why = p.nothing_reason ? p.nothing_reason()
-                    : counted.events() > 0 ? std::string()
+                    : counter.events() > 0 ? std::string()
                     : p.needs              ? std::string(p.needs)
                                            : MissingEvents(sink.wants());
   if (!why.empty()) return Fail(name + ": " + why, kExitData);

@@ -58,6 +58,15 @@ struct Pipeline {
   bool diagnostics_printed = false;
   // The input's name in messages when it is not the path's (a spooled stdin: "<stdin>").
   std::string name;
+  // Receives the parser's Describe() of the input before the parse: the header facts (one
+  // JSON object) of the formats that have them, for the numbers perf takes from a file's
+  // header rather than its events (tk script's event-name width, --compat perf-6.1's record
+  // count); "{}" for text formats and when the header cannot be read.
+  std::string* facts = nullptr;
+  // The stream the sink writes while the parse runs (tk script): when a write fails (the
+  // sink's CancelledError stops the parse), a closed pipe is success and nothing more is
+  // printed, any other failure a write error (exit 2).
+  std::ostream* out = nullptr;
   // The analysis takes its input in parts (Parser::ParseParts); `sink` is then its Whole().
   PartitionedSink* parts = nullptr;
   // After detection, before the parse: the input (named as in messages), its format and its

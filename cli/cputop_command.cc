@@ -8,6 +8,7 @@
 #include "cli/common.h"
 #include "cli/report_flags.h"
 #include "core/absl_compat.h"
+#include "core/kernel_events.h"
 
 namespace tk::cli {
 
@@ -46,7 +47,7 @@ int RunCputop(int argc, char** argv) {
     using By = cputop::CpudistOptions::By;
     ho.by = per_pid ? By::kProcess : per_tid ? By::kThread : By::kAll;
     cputop::CpudistAnalysis a(ho);
-    return RunReport(hf, a, cputop::kCputopNeeds);
+    return RunReport(hf, a, kCputopNeeds.missing);
   }
   cputop::CputopOptions o;
   if (std::optional<FilterOptions> fo = f.Filter("cputop")) {
@@ -60,7 +61,7 @@ int RunCputop(int argc, char** argv) {
   o.top = f.top;
   o.idle = idle;
   cputop::CputopAnalysis a(o);
-  return RunReport(f, a, cputop::kCputopNeeds);
+  return RunReport(f, a, kCputopNeeds.missing);
 }
 
 }  // namespace tk::cli

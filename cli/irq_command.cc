@@ -14,6 +14,7 @@
 #include "cli/report_flags.h"
 #include "core/absl_compat.h"
 #include "core/filter.h"
+#include "core/kernel_events.h"
 
 namespace tk::cli {
 namespace {
@@ -76,7 +77,7 @@ int RunFreqTwoPass(IrqFlags& f) {
   first.mode = irq::IrqOptions::Mode::kStats;
   std::ostream null_out(nullptr);
   irq::IrqAnalysis stats(first, null_out);
-  pipe.needs = irq::kIrqNeeds;
+  pipe.needs = kIrqNeeds.missing;
   if (int rc = RunPipeline(flags.path, ParseOptions(), stats, pipe); rc != kExitOk) {
     return rc;
   }
@@ -88,7 +89,7 @@ int RunFreqTwoPass(IrqFlags& f) {
   }
   irq::IrqAnalysis a(second, std::cout);
   pipe.diagnostics_printed = true;  // by the first pass
-  return RunReport(flags, a, irq::kIrqNeeds, pipe);
+  return RunReport(flags, a, kIrqNeeds.missing, pipe);
 }
 
 int Run(IrqFlags& f, irq::IrqOptions::Mode mode) {
@@ -116,7 +117,7 @@ int Run(IrqFlags& f, irq::IrqOptions::Mode mode) {
     return RunFreqTwoPass(f);
   }
   irq::IrqAnalysis a(o, std::cout);
-  return RunReport(f.report, a, irq::kIrqNeeds);
+  return RunReport(f.report, a, kIrqNeeds.missing);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "cli/common.h"
 #include "cli/report_flags.h"
 #include "core/absl_compat.h"
+#include "core/kernel_events.h"
 
 namespace tk::cli {
 
@@ -35,7 +36,7 @@ int RunMemtop(int argc, char** argv) {
   o.top = f.top;
   o.perf_kmem = !compat.empty();
   memtop::MemtopAnalysis a(o);
-  return RunReport(f, a, memtop::kMemtopNeeds);
+  return RunReport(f, a, kMemtopNeeds.missing);
 }
 
 }  // namespace tk::cli

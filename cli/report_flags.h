@@ -10,6 +10,7 @@
 #include <string>
 
 #include "CLI/CLI.hpp"
+#include "analyses/common/report.h"
 #include "cli/common.h"
 #include "cli/filter_options.h"
 #include "core/filter.h"
@@ -52,10 +53,13 @@ int RunReport(const ReportFlags& flags, Analysis& a, const char* needs, Pipeline
   p.needs = needs;
   if (int rc = RunPipeline(flags.path, ParseOptions(), a, p); rc != kExitOk) return rc;
   if (a.events() == 0) return Fail((p.name.empty() ? flags.path : p.name) + ": " + needs, kExitData);
-  if (flags.json)
+  if constexpr (requires { a.report(); }) {  // analyses/common/report.h's pattern
+    common::WriteReport(a.report(), flags.json, std::cout);
+  } else if (flags.json) {
     a.WriteJson(std::cout);
-  else
+  } else {
     a.WriteText(std::cout);
+  }
   return FinishOutput(std::cout);
 }
 

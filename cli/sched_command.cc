@@ -19,8 +19,7 @@
 #include "core/format.h"
 #include "core/input.h"
 #include "nlohmann/json.hpp"
-#include "parsers/perf_data/perf_data_parser.h"
-#include "parsers/trace_dat/trace_dat_parser.h"
+#include "parsers/parser.h"
 
 namespace tk::cli {
 namespace {
@@ -49,26 +48,18 @@ bool ParseCompat(const std::string& v, bool* perf61) {
   return v.empty() || *perf61;
 }
 
-// The header facts of a perf.data or trace.dat file (tk info's), for the perf numbers that
-// come from the file rather than its events; {} for stdin (already consumed) and text.
+// The header facts of a perf.data or trace.dat file (tk info's, the parser's Describe()), for
+// the perf numbers that come from the file rather than its events, read before the pipeline
+// runs (timehist -V's CPU count sizes its columns); {} for stdin (read once, by the pipeline)
+// and text.
 nlohmann::json DescribeFile(const std::string& path) {
   if (path == "-") return {};
   absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
   if (!in.ok()) return {};
-  absl::StatusOr<std::string_view> head = (*in)->Peek(8192);
-  if (!head.ok()) return {};
-  Format f = DetectFormat(*head);
-  absl::StatusOr<std::string> j = absl::InternalError("");
-  if (f == Format::kPerfData) j = parsers::perf_data::DescribePerfData(**in);
-  else if (f == Format::kTraceDat) j = parsers::trace_dat::DescribeTraceDat(**in);
-  return j.ok() ? nlohmann::json::parse(*j) : nlohmann::json{};
-}
-
-// perf's "INFO: ... lost events (N out of TOTAL)": TOTAL counts every record of the file
-// (MMAP, COMM, FINISHED_ROUND, ...), not only the events an analysis reads.
-uint64_t PerfRecordCount(const std::string& path, uint64_t fallback) {
-  nlohmann::json j = DescribeFile(path);
-  return j.contains("records") ? j["records"].get<uint64_t>() : fallback;
+  absl::StatusOr<std::unique_ptr<Parser>> parser = DetectParser(**in, ParseOptions());
+  if (!parser.ok() || !(*parser)->Describes()) return {};
+  absl::StatusOr<std::string> j = (*parser)->Describe(**in);
+  return j.ok() ? nlohmann::json::parse(*j, nullptr, false) : nlohmann::json{};
 }
 
 struct LatencyFlags {
@@ -103,9 +94,18 @@ int RunLatency(const std::string& path, const LatencyFlags& f, FilterOptions fil
   if (!ParseCompat(f.compat, &opts.perf61)) return Usage("latency", "--compat: only perf-6.1");
   sched::LatencyAnalysis a(opts);
   Format format = Format::kUnknown;
-  if (int rc = RunPipeline(path, ParseOptions(), a, &format); rc != kExitOk) return rc;
+  Pipeline p;
+  p.detected = &format;
+  std::string facts;
+  if (opts.perf61) p.facts = &facts;
+  if (int rc = RunPipeline(path, ParseOptions(), a, p); rc != kExitOk) return rc;
   sched::LatencyReport r = a.report();
-  if (opts.perf61 && format == Format::kPerfData) r.info.nr_events = PerfRecordCount(path, r.info.nr_events);
+  // perf's "INFO: ... lost events (N out of TOTAL)": TOTAL counts every record of the file
+  // (MMAP, COMM, FINISHED_ROUND, ...), not only the events an analysis reads.
+  if (opts.perf61 && format == Format::kPerfData) {
+    nlohmann::json d = nlohmann::json::parse(facts, nullptr, false);
+    if (d.is_object() && d.contains("records")) r.info.nr_events = d["records"].get<uint64_t>();
+  }
   if (std::string note = sched::LatencyPerf61Note(r); !note.empty()) std::cerr << "tk: " << note << "\n";
   common::WriteReport(r, f.json, std::cout);
   return FinishOutput(std::cout);

@@ -1,18 +1,15 @@
 // tk script [--json] [--ns] [FILE|-]: every event in time order, as perf script prints it or as
 // JSON Lines (analyses/script/script.h has the shapes, event_fields.h the field keys).
 #include <algorithm>
-#include <cerrno>
 #include <iostream>
+#include <string>
 
 #include "analyses/script/script.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/filter_options.h"
 #include "core/absl_compat.h"
-#include "core/format.h"
-#include "core/input.h"
 #include "nlohmann/json.hpp"
-#include "parsers/perf_data/perf_data_parser.h"
 
 namespace tk::cli {
 
@@ -54,29 +51,24 @@ int RunScript(int argc, char** argv) {
     sopts.fields = *bits;
   }
 
-  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
-  if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
-  // perf pads event names to the longest of the file's events (perf.data's attrs).
-  if (absl::StatusOr<std::string_view> head = (*in)->Peek(8192);
-      head.ok() && DetectFormat(*head) == Format::kPerfData && (*in)->EnsureMapped().ok()) {
-    absl::StatusOr<std::string> facts = parsers::perf_data::DescribePerfData(**in);
-    nlohmann::json d = facts.ok() ? nlohmann::json::parse(*facts) : nlohmann::json::object();
-    if (d.contains("perf_events"))
-      for (const auto& ev : d["perf_events"])
-        if (ev.contains("name"))
-          sopts.name_width = std::max(sopts.name_width, ev["name"].get<std::string>().size());
-  }
   analyses::script::ScriptSink sink(sopts, std::cout);
   FilterSink filtered(filter, sink);
-  Diagnostics diag((*in)->name());
   EventSink& target = filter.empty() ? static_cast<EventSink&>(sink) : filtered;
-  absl::Status st = ParseInput(**in, popts, target, diag);
-  if (!st.ok() && absl::IsCancelled(st) && !std::cout) {
-    // The output failed (sink's only error): a closed pipe (`tk script | head`) is success.
-    return errno == EPIPE ? kExitOk : WriteError();
-  }
-  diag.PrintSummary();
-  if (!st.ok()) return Fail(SV(st.message()), kExitData);
+  Pipeline p;
+  std::string facts;
+  p.facts = &facts;
+  p.out = &std::cout;
+  // perf pads event names to the longest of the file's events (perf.data's attrs).
+  p.before_parse = [&](Input&, Format, Parser&) {
+    nlohmann::json d = nlohmann::json::parse(facts, nullptr, false);
+    if (d.is_object() && d.contains("perf_events"))
+      for (const auto& ev : d["perf_events"])
+        if (ev.contains("name"))
+          sink.set_name_width(std::max(sink.name_width(), ev["name"].get<std::string>().size()));
+    return -1;
+  };
+  p.nothing_reason = [] { return std::string(); };  // an input without events prints nothing
+  if (int rc = RunPipeline(path, popts, target, p); rc != kExitOk) return rc;
   return FinishOutput(std::cout);
 }
 

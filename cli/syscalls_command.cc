@@ -8,6 +8,7 @@
 #include "cli/common.h"
 #include "cli/report_flags.h"
 #include "core/absl_compat.h"
+#include "core/kernel_events.h"
 
 namespace tk::cli {
 
@@ -48,16 +49,16 @@ int RunSyscalls(int argc, char** argv) {
       return Fail("syscalls: --compat perf-trace takes no other option (perf trace -s has none)",
                   kExitUsage);
     syscalls::PerfTraceSummary a(o.arch);
-    if (int rc = RunPipeline(f.path, ParseOptions(), a, nullptr, syscalls::kSyscallsNeeds);
+    if (int rc = RunPipeline(f.path, ParseOptions(), a, nullptr, kSyscallsNeeds.missing);
         rc != kExitOk)
       return rc;
-    if (a.syscall_events() == 0) return Fail(f.path + ": " + syscalls::kSyscallsNeeds, kExitData);
+    if (a.syscall_events() == 0) return Fail(f.path + ": " + kSyscallsNeeds.missing, kExitData);
     a.Write(std::cout);
     return FinishOutput(std::cout);
   }
   o.top = f.top;
   syscalls::SyscallsAnalysis a(o);
-  return RunReport(f, a, syscalls::kSyscallsNeeds);
+  return RunReport(f, a, kSyscallsNeeds.missing);
 }
 
 }  // namespace tk::cli

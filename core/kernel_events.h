@@ -52,6 +52,49 @@ const KernelEvent* FindKernelEvent(std::string_view name);
 // The part of `name` after a prefix declaration ("syscalls:sys_enter_read" → "read").
 std::string_view KernelEventSuffix(const KernelEvent& k, std::string_view name);
 
+// What an analysis family reads and what to record for it, declared once: `kinds` is the
+// mask its analysis asks for, `missing` the one line a command prints for an input without
+// them (cli/common.h RunPipeline's Pipeline::needs).
+struct RecordingNeeds {
+  EventMask kinds;
+  const char* missing;
+};
+
+// tk sched and the sched passes: context switches (wakeups for the delays).
+inline constexpr RecordingNeeds kSchedNeeds = {
+    EventMask().Add(EventKind::kSchedSwitch).Add(EventKind::kSchedWakeup),
+    "no sched:sched_switch events: record with perf sched record, or perf record -e "
+    "sched:sched_switch -e sched:sched_wakeup -e sched:sched_waking -a (tk info lists what the "
+    "file holds)"};
+// tk iolat: block requests, with the sched events that name who waited and lost records.
+inline constexpr RecordingNeeds kIolatNeeds = {
+    EventMask().Add(EventKind::kBlockRq).Add(EventKind::kSchedSwitch)
+        .Add(EventKind::kSchedWakeup).Add(EventKind::kLost),
+    "no block request events: record with perf record -e 'block:*' -a (tk info lists what the "
+    "file holds)"};
+// tk cputop: context switches and migrations.
+inline constexpr RecordingNeeds kCputopNeeds = {
+    EventMask().Add(EventKind::kSchedSwitch).Add(EventKind::kSchedMigrate),
+    "no sched:sched_switch events: record with `perf sched record`, `perf record -a -e "
+    "sched:sched_switch -e sched:sched_migrate_task` or `trace-cmd record -e sched_switch -e "
+    "sched_migrate_task`"};
+// tk memtop: page allocations and frees.
+inline constexpr RecordingNeeds kMemtopNeeds = {
+    EventMask().Add(EventKind::kPage),
+    "no kmem:mm_page_alloc/mm_page_free events: record with `perf kmem --page record`, "
+    "`perf record -a -e kmem:mm_page_alloc -e kmem:mm_page_free -e kmem:mm_page_free_batched` "
+    "or `trace-cmd record -e kmem:mm_page_alloc -e kmem:mm_page_free -e kmem:mm_page_free_batched`"};
+// tk irq: hard and soft interrupts, and lost records (the report says where data is missing).
+inline constexpr RecordingNeeds kIrqNeeds = {
+    EventMask().Add(EventKind::kIrq).Add(EventKind::kSoftirq).Add(EventKind::kLost),
+    "no irq:irq_handler_* or irq:softirq_* events: record with `perf record -a -e 'irq:*'` "
+    "or `trace-cmd record -e irq`"};
+// tk syscalls: raw_syscalls or the per-call syscalls:* events.
+inline constexpr RecordingNeeds kSyscallsNeeds = {
+    EventMask().Add(EventKind::kSyscall),
+    "no raw_syscalls:sys_enter/sys_exit (or syscalls:sys_*) events: record with `perf trace "
+    "record`, `perf record -a -e 'raw_syscalls:*'` or `trace-cmd record -e raw_syscalls`"};
+
 }  // namespace tk
 
 #endif  // TK_CORE_KERNEL_EVENTS_H_

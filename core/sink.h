@@ -30,20 +30,26 @@ class EventSink {
   virtual absl::Status Finish() { return absl::OkStatus(); }
 };
 
-// One pass feeding several analyses: each event goes to every sink that wants its kind.
+// One pass feeding several analyses: each event goes to every sink that wants its kind, in
+// the order given; the first error stops the pass. Each sink's wants() is read once, here (a
+// sink's mask does not change during a parse).
 class Fanout final : public EventSink {
  public:
   explicit Fanout(std::vector<EventSink*> sinks) : sinks_(std::move(sinks)) {
-    for (EventSink* s : sinks_) mask_ = mask_ | s->wants();
+    for (EventSink* s : sinks_) {
+      masks_.push_back(s->wants());
+      mask_ = mask_ | masks_.back();
+    }
   }
   EventMask wants() const override { return mask_; }
   void OnTraceInfo(const TraceInfo& info) override {
     for (EventSink* s : sinks_) s->OnTraceInfo(info);
   }
   absl::Status OnEvent(const Event& e) override {
-    for (EventSink* s : sinks_) {
-      if (!s->wants().Has(e.kind())) continue;
-      absl::Status st = s->OnEvent(e);
+    const EventKind k = e.kind();
+    for (size_t i = 0; i < sinks_.size(); ++i) {
+      if (!masks_[i].Has(k)) continue;
+      absl::Status st = sinks_[i]->OnEvent(e);
       if (!st.ok()) return st;
     }
     return absl::OkStatus();
@@ -58,6 +64,7 @@ class Fanout final : public EventSink {
 
  private:
   std::vector<EventSink*> sinks_;
+  std::vector<EventMask> masks_;
   EventMask mask_;
 };
 

@@ -1,5 +1,7 @@
-// How an analysis reports: the one pattern of tk's analyses (sched and iolat follow it; the
-// others adopt it as they are touched).
+// How an analysis reports: the one pattern of tk's analyses (sched, iolat, irq, syscalls,
+// cputop and its hist, memtop follow it; flamegraph has the same shape over folded text:
+// LayOut() builds the Layout, WriteSvg and WriteJson write it; the --compat modes that print
+// only the anchor's text, `perf trace -s` and `perf kmem`, have their text writer alone).
 //
 //   - An *analysis* is an EventSink. OnEvent() consumes events; Finish() completes the state
 //     and builds the *report*, a plain struct (LatencyReport, HistReport, iolat's

@@ -15,11 +15,11 @@ void CpudistAnalysis::Add(int32_t tid, const Thread& t, int64_t from, int64_t to
   uint64_t ns = static_cast<uint64_t>(to - from);
   uint64_t v = opts_.millis ? ns / 1000000 : ns / 1000;
   if (opts_.by == CpudistOptions::By::kAll) {
-    all_.Add(v);
+    report_.all.Add(v);
     return;
   }
   int32_t key = opts_.by == CpudistOptions::By::kProcess && t.pid >= 0 ? t.pid : tid;
-  Section& s = sections_[key];
+  CpudistSection& s = report_.sections[key];
   if (s.comm.empty()) s.comm = t.comm;
   s.hist.Add(v);
 }
@@ -41,14 +41,21 @@ absl::Status CpudistAnalysis::OnEvent(const Event& e) {
   return absl::OkStatus();
 }
 
-void CpudistAnalysis::WriteText(std::ostream& out) const {
-  const char* unit = opts_.millis ? "msecs" : "usecs";
+absl::Status CpudistAnalysis::Finish() {
+  report_.by = opts_.by;
+  report_.off_cpu = opts_.off_cpu;
+  report_.millis = opts_.millis;
+  return absl::OkStatus();
+}
+
+void WriteText(const CpudistReport& r, std::ostream& out) {
+  const char* unit = r.millis ? "msecs" : "usecs";
   std::string s;
-  if (opts_.by == CpudistOptions::By::kAll) {
-    all_.Write(unit, &s);
+  if (r.by == CpudistOptions::By::kAll) {
+    r.all.Write(unit, &s);
   } else {
-    const char* label = opts_.by == CpudistOptions::By::kProcess ? "pid" : "tid";
-    for (const auto& [key, sec] : sections_) {
+    const char* label = r.by == CpudistOptions::By::kProcess ? "pid" : "tid";
+    for (const auto& [key, sec] : r.sections) {
       sched::AppendF(&s, "\n%s = %d %s\n", label, key, sec.comm.c_str());
       sec.hist.Write(unit, &s);
     }
@@ -56,17 +63,17 @@ void CpudistAnalysis::WriteText(std::ostream& out) const {
   out << s;
 }
 
-void CpudistAnalysis::WriteJson(std::ostream& out) const {
+void WriteJson(const CpudistReport& r, std::ostream& out) {
   lttng::Json j;
-  j["unit"] = opts_.millis ? "msecs" : "usecs";
-  j["off_cpu"] = opts_.off_cpu;
-  if (opts_.by == CpudistOptions::By::kAll) {
-    j["count"] = all_.count();
-    j["buckets"] = all_.ToJson();
+  j["unit"] = r.millis ? "msecs" : "usecs";
+  j["off_cpu"] = r.off_cpu;
+  if (r.by == CpudistOptions::By::kAll) {
+    j["count"] = r.all.count();
+    j["buckets"] = r.all.ToJson();
   } else {
     lttng::Json a = lttng::Json::array();
-    for (const auto& [key, sec] : sections_) {
-      a.push_back({{opts_.by == CpudistOptions::By::kProcess ? "pid" : "tid", key},
+    for (const auto& [key, sec] : r.sections) {
+      a.push_back({{r.by == CpudistOptions::By::kProcess ? "pid" : "tid", key},
                    {"comm", sec.comm},
                    {"count", sec.hist.count()},
                    {"buckets", sec.hist.ToJson()}});

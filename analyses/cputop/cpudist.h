@@ -30,13 +30,30 @@ struct CpudistOptions {
   bool idle = false;     // -I/--idle
 };
 
+// One process' or thread's histogram.
+struct CpudistSection {
+  std::string comm;
+  lttng::Log2Hist hist;
+};
+
+// What Finish() builds (analyses/common/report.h).
+struct CpudistReport {
+  CpudistOptions::By by = CpudistOptions::By::kAll;
+  bool off_cpu = false, millis = false;
+  lttng::Log2Hist all;                          // kAll
+  std::map<int32_t, CpudistSection> sections;  // kProcess / kThread: by pid / tid
+};
+
+void WriteText(const CpudistReport& r, std::ostream& out);
+void WriteJson(const CpudistReport& r, std::ostream& out);
+
 class CpudistAnalysis final : public EventSink {
  public:
   explicit CpudistAnalysis(CpudistOptions opts) : opts_(std::move(opts)) {}
   EventMask wants() const override { return EventMask().Add(EventKind::kSchedSwitch); }
   absl::Status OnEvent(const Event& e) override;
-  void WriteText(std::ostream& out) const;
-  void WriteJson(std::ostream& out) const;
+  absl::Status Finish() override;
+  const CpudistReport& report() const { return report_; }
   uint64_t events() const { return switches_; }
 
  private:
@@ -45,17 +62,12 @@ class CpudistAnalysis final : public EventSink {
     int32_t pid = -1;
     std::string comm;
   };
-  struct Section {
-    std::string comm;
-    lttng::Log2Hist hist;
-  };
   void Add(int32_t tid, const Thread& t, int64_t from, int64_t to, int32_t cpu);
 
   CpudistOptions opts_;
   Filter filter_{opts_.filter};
   absl::flat_hash_map<int32_t, Thread> threads_;
-  lttng::Log2Hist all_;
-  std::map<int32_t, Section> sections_;
+  CpudistReport report_;  // filled as slices end
   uint64_t switches_ = 0;
 };
 

@@ -8,7 +8,7 @@
 namespace tk::cputop {
 
 EventMask CputopAnalysis::wants() const {
-  return EventMask().Add(EventKind::kSchedSwitch).Add(EventKind::kSchedMigrate);
+  return kCputopNeeds.kinds;
 }
 
 CputopAnalysis::Task& CputopAnalysis::TaskOf(int32_t tid, std::string_view comm) {
@@ -80,9 +80,10 @@ void CputopAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
   c.curr = s.next_pid;
 }
 
-CputopReport CputopAnalysis::Report() const {
+absl::Status CputopAnalysis::Finish() {
   const Filter& f = filter_;
-  CputopReport r;
+  CputopReport& r = report_;
+  r = CputopReport();
   r.begin_ns = std::max<int64_t>(first_ts_, 0);
   r.end_ns = std::max<int64_t>(last_ts_, 0);
   if (start_ns_) r.begin_ns = std::max(r.begin_ns, start_ns_);
@@ -132,7 +133,7 @@ CputopReport CputopAnalysis::Report() const {
   });
   r.total_tasks = r.tasks.size();
   if (opts_.top > 0 && r.tasks.size() > static_cast<size_t>(opts_.top)) r.tasks.resize(opts_.top);
-  return r;
+  return absl::OkStatus();
 }
 
 }  // namespace tk::cputop

@@ -32,6 +32,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "analyses/lttng/common.h"
 #include "core/filter.h"
+#include "core/kernel_events.h"
 #include "core/sink.h"
 
 namespace tk::cputop {
@@ -74,10 +75,10 @@ class CputopAnalysis final : public EventSink {
   explicit CputopAnalysis(CputopOptions opts);
   EventMask wants() const override;
   absl::Status OnEvent(const Event& e) override;
-  CputopReport Report() const;
+  // Builds the report (analyses/common/report.h).
+  absl::Status Finish() override;
+  const CputopReport& report() const { return report_; }
   uint64_t events() const { return seen_; }  // every sched_switch, filtered or not
-  void WriteText(std::ostream& out) const;
-  void WriteJson(std::ostream& out) const;
 
  private:
   struct Task {
@@ -102,16 +103,11 @@ class CputopAnalysis final : public EventSink {
   std::vector<Cpu> cpus_;
   int64_t first_ts_ = -1, last_ts_ = -1;
   uint64_t switches_ = 0, seen_ = 0;
+  CputopReport report_;
 };
 
-void WriteCputopText(const CputopReport& r, std::ostream& out);
-void WriteCputopJson(const CputopReport& r, std::ostream& out);
-
-// One line naming what to record, when the input had no sched_switch.
-inline constexpr const char* kCputopNeeds =
-    "no sched:sched_switch events: record with `perf sched record`, `perf record -a -e "
-    "sched:sched_switch -e sched:sched_migrate_task` or `trace-cmd record -e sched_switch -e "
-    "sched_migrate_task`";
+void WriteText(const CputopReport& r, std::ostream& out);
+void WriteJson(const CputopReport& r, std::ostream& out);
 
 }  // namespace tk::cputop
 

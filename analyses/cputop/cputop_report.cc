@@ -39,7 +39,7 @@ std::string Range(const CputopReport& r) {
 
 }  // namespace
 
-void WriteCputopText(const CputopReport& r, std::ostream& out) {
+void WriteText(const CputopReport& r, std::ostream& out) {
   std::string s = Range(r);
   const std::string rule(98, '#');
   AppendF(&s, "%-*s %10s %8s  %-30s %10s  %s\n", kBar, "Per-TID usage", "CPU ms", "usage",
@@ -63,10 +63,8 @@ void WriteCputopText(const CputopReport& r, std::ostream& out) {
   out << s;
 }
 
-void CputopAnalysis::WriteText(std::ostream& out) const { WriteCputopText(Report(), out); }
-void CputopAnalysis::WriteJson(std::ostream& out) const { WriteCputopJson(Report(), out); }
 
-void WriteCputopJson(const CputopReport& r, std::ostream& out) {
+void WriteJson(const CputopReport& r, std::ostream& out) {
   lttng::Json j;
   j["time_range"] = {{"begin_ns", r.begin_ns}, {"end_ns", r.end_ns}};
   lttng::Json tasks = lttng::Json::array();

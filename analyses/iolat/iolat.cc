@@ -4,6 +4,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "core/kernel_events.h"
+#include "core/visit.h"
 
 namespace tk::iolat {
 
@@ -11,11 +13,7 @@ IoAnalysis::IoAnalysis(const Options& opts)
     : filter_(opts.filter), tracker_(this, &interner_, opts.tracker) {}
 
 EventMask IoAnalysis::wants() const {
-  return EventMask()
-      .Add(EventKind::kBlockRq)
-      .Add(EventKind::kSchedSwitch)
-      .Add(EventKind::kSchedWakeup)
-      .Add(EventKind::kLost);
+  return kIolatNeeds.kinds;
 }
 
 absl::Status IoAnalysis::OnEvent(const Event& e) {
@@ -23,29 +21,25 @@ absl::Status IoAnalysis::OnEvent(const Event& e) {
     if (input_.first_ts < 0) input_.first_ts = e.ts_ns;
     if (e.ts_ns > input_.last_ts) input_.last_ts = e.ts_ns;
   }
-  switch (e.kind()) {
-    case EventKind::kBlockRq:
-      ++input_.block_events;
-      tracker_.OnBlock(e, std::get<BlockRq>(e.body));
-      break;
-    case EventKind::kSchedSwitch: {
-      const auto& s = std::get<SchedSwitch>(e.body);
-      ++input_.switch_events;
-      if (s.prev_state.disk_sleep()) ++input_.d_switches;
-      Switch(e, s);
-      break;
-    }
-    case EventKind::kSchedWakeup:
-      ++input_.wakeup_events;
-      Wakeup(e, std::get<SchedWakeup>(e.body));
-      break;
-    case EventKind::kLost:
-      input_.lost += std::get<Lost>(e.body).count;
-      tracker_.OnLost();
-      break;
-    default:
-      break;
-  }
+  VisitBody(
+      e,
+      [&](const BlockRq& b) {
+        ++input_.block_events;
+        tracker_.OnBlock(e, b);
+      },
+      [&](const SchedSwitch& s) {
+        ++input_.switch_events;
+        if (s.prev_state.disk_sleep()) ++input_.d_switches;
+        Switch(e, s);
+      },
+      [&](const SchedWakeup& w) {
+        ++input_.wakeup_events;
+        Wakeup(e, w);
+      },
+      [&](const Lost& l) {
+        input_.lost += l.count;
+        tracker_.OnLost();
+      });
   return absl::OkStatus();
 }
 

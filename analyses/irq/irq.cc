@@ -19,7 +19,7 @@ bool In(const std::vector<int32_t>& v, int32_t x) {
 bool IrqAnalysis::Wanted(const Event& e) const { return filter_.Accepts(e); }
 
 absl::Status IrqAnalysis::OnEvent(const Event& e) {
-  range_.Add(e.ts_ns);
+  report_.range.Add(e.ts_ns);
   if (const auto* q = std::get_if<Irq>(&e.body)) {
     ++events_;
     if (opts_.hard) OnIrq(e, *q);
@@ -50,7 +50,7 @@ void IrqAnalysis::OnIrq(const Event& e, const Irq& q) {
     return;
   }
   if (slot.irq != q.irq || slot.ts == 0 || e.ts_ns < slot.ts) {
-    ++unpaired_;
+    ++report_.unpaired;
     slot = HardSlot();
     return;
   }
@@ -84,7 +84,7 @@ void IrqAnalysis::OnSoftirq(const Event& e, const Softirq& s) {
     case Softirq::Phase::kExit: {
       const int64_t raise = slot.entry_raise;
       if (slot.entry == 0 || e.ts_ns < slot.entry) {
-        ++unpaired_;
+        ++report_.unpaired;
         slot.entry = 0;
         return;
       }
@@ -110,7 +110,7 @@ void IrqAnalysis::Complete(const Interrupt& i) {
   const double us = static_cast<double>(ns) / 1000.0;
   if ((opts_.min_us >= 0 && us < opts_.min_us) || (opts_.max_us >= 0 && us > opts_.max_us)) return;
   if (opts_.on_interrupt) opts_.on_interrupt(i);
-  Series& s = (i.soft ? soft_ : hard_)[i.number];
+  Series& s = (i.soft ? report_.soft : report_.hard)[i.number];
   s.number = i.number;
   s.duration.Add(ns);
   if (i.soft && i.raise_ns > 0 && i.begin_ns >= i.raise_ns)
@@ -121,7 +121,7 @@ void IrqAnalysis::Complete(const Interrupt& i) {
       if (i.soft)
         s.hist.Add(ns / 1000);
       else if (i.ret != 0)
-        by_name_[std::string(i.name)].Add(ns / 1000);
+        report_.by_name[std::string(i.name)].Add(ns / 1000);
       break;
     case IrqOptions::Mode::kFreq:
       if (!s.freq) {
@@ -166,21 +166,24 @@ void IrqAnalysis::KeepLongest(Series& s, const Interrupt& i) const {
   }
 }
 
-lttng::LinearFreq IrqAnalysis::FreqOf(const Series& s) const {
-  if (s.freq) return *s.freq;
-  return lttng::LinearFreq(s.duration.min() / 1000.0, s.duration.max() / 1000.0,
-                           opts_.freq_resolution);
-}
-
 absl::Status IrqAnalysis::Finish() {
-  for (auto& [irq, s] : hard_) {
+  for (auto& [irq, s] : report_.hard) {
     const std::vector<std::string>& names = hard_names_[irq];
     for (size_t k = 0; k < names.size(); ++k) s.name += (k ? ", " : "") + names[k];
   }
-  for (auto& [vec, s] : soft_) s.name = std::string(SoftirqName(vec));
-  for (auto* series : {&hard_, &soft_}) {
-    for (auto& [n, s] : *series) std::sort(s.longest.begin(), s.longest.end(), Longer);
+  for (auto& [vec, s] : report_.soft) s.name = std::string(SoftirqName(vec));
+  for (auto* series : {&report_.hard, &report_.soft}) {
+    for (auto& [n, s] : *series) {
+      std::sort(s.longest.begin(), s.longest.end(), Longer);
+      // freq: a series without a table of its own gets one over its own range.
+      if (opts_.mode == IrqOptions::Mode::kFreq && !s.freq) {
+        s.freq = std::make_shared<lttng::LinearFreq>(
+            s.duration.min() / 1000.0, s.duration.max() / 1000.0, opts_.freq_resolution);
+      }
+    }
   }
+  report_.mode = opts_.mode;
+  report_.top = opts_.top;
   out_ << buf_;
   buf_.clear();
   return absl::OkStatus();

@@ -27,6 +27,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "analyses/lttng/common.h"
 #include "core/filter.h"
+#include "core/kernel_events.h"
 #include "core/sink.h"
 
 namespace tk::irq {
@@ -74,22 +75,34 @@ struct Series {
   std::vector<Interrupt> longest;
 };
 
+// What Finish() builds (analyses/common/report.h): the statistics per IRQ number and vector
+// (freq mode: each series' table filled), bcc's histograms by handler name, the layout.
+struct IrqReport {
+  IrqOptions::Mode mode = IrqOptions::Mode::kStats;
+  int top = 0;  // stats --top N
+  lttng::SeenRange range;
+  std::map<int32_t, Series> hard, soft;
+  // bcc hardirqs keys by handler name and counts handled exits only.
+  std::map<std::string, lttng::Log2Hist> by_name;
+  uint64_t unpaired = 0;  // exits without their entry
+};
+
+// The log mode streams its rows instead: both print nothing for it.
+void WriteText(const IrqReport& r, std::ostream& out);
+void WriteJson(const IrqReport& r, std::ostream& out);
+
 class IrqAnalysis final : public EventSink {
  public:
   // Log rows go to `out` as they complete.
   IrqAnalysis(IrqOptions opts, std::ostream& out) : opts_(std::move(opts)), out_(out) {}
-  EventMask wants() const override {
-    return EventMask().Add(EventKind::kIrq).Add(EventKind::kSoftirq).Add(EventKind::kLost);
-  }
+  EventMask wants() const override { return kIrqNeeds.kinds; }
   absl::Status OnEvent(const Event& e) override;
   absl::Status Finish() override;
 
   uint64_t events() const { return events_; }
-  const std::map<int32_t, Series>& hard() const { return hard_; }
-  const std::map<int32_t, Series>& soft() const { return soft_; }
-
-  void WriteText(std::ostream& out) const;
-  void WriteJson(std::ostream& out) const;
+  const IrqReport& report() const { return report_; }
+  const std::map<int32_t, Series>& hard() const { return report_.hard; }
+  const std::map<int32_t, Series>& soft() const { return report_.soft; }
 
  private:
   struct HardSlot {
@@ -109,8 +122,6 @@ class IrqAnalysis final : public EventSink {
   void Complete(const Interrupt& i);
   void LogRow(const Interrupt& i);
   void KeepLongest(Series& s, const Interrupt& i) const;
-  void AppendLongest(std::string* s) const;
-  lttng::LinearFreq FreqOf(const Series& s) const;
 
   IrqOptions opts_;
   Filter filter_{opts_.filter};
@@ -118,18 +129,11 @@ class IrqAnalysis final : public EventSink {
   std::vector<HardSlot> hard_slots_;                   // per CPU
   absl::flat_hash_map<int64_t, SoftSlot> soft_slots_;  // (cpu << 8) | vec
   absl::flat_hash_map<int32_t, std::vector<std::string>> hard_names_;
-  std::map<int32_t, Series> hard_, soft_;
-  // bcc hardirqs keys by handler name and counts handled exits only.
-  std::map<std::string, lttng::Log2Hist> by_name_;
   std::vector<std::string> entry_names_;
-  uint64_t events_ = 0, unpaired_ = 0;
-  lttng::SeenRange range_;
+  uint64_t events_ = 0;
+  IrqReport report_;  // filled as interrupts complete
   std::string buf_;
 };
-
-inline constexpr const char* kIrqNeeds =
-    "no irq:irq_handler_* or irq:softirq_* events: record with `perf record -a -e 'irq:*'` "
-    "or `trace-cmd record -e irq`";
 
 }  // namespace tk::irq
 

@@ -73,17 +73,17 @@ lttng::Json LongestJson(const Series& s) {
   return a;
 }
 
-}  // namespace
-
-void IrqAnalysis::AppendLongest(std::string* s) const {
-  AppendF(s, "\nLongest handlers (top %d per IRQ and vector)\n", opts_.top);
+void AppendLongest(const IrqReport& r, std::string* s) {
+  AppendF(s, "\nLongest handlers (top %d per IRQ and vector)\n", r.top);
   for (bool soft : {false, true}) {
-    for (const auto& [n, ser] : soft ? soft_ : hard_) {
+    for (const auto& [n, ser] : soft ? r.soft : r.hard) {
       AppendF(s, "%d: <%s>\n", n, ser.name.c_str());
       for (const Interrupt& i : ser.longest) AppendLogRow(i, ser.name, s);
     }
   }
 }
+
+}  // namespace
 
 void IrqAnalysis::LogRow(const Interrupt& i) {
   if (opts_.json) {
@@ -106,17 +106,17 @@ void IrqAnalysis::LogRow(const Interrupt& i) {
   sched::FlushIfBig(&buf_, out_);
 }
 
-void IrqAnalysis::WriteText(std::ostream& out) const {
+void WriteText(const IrqReport& r, std::ostream& out) {
   std::string s;
-  switch (opts_.mode) {
+  switch (r.mode) {
     case IrqOptions::Mode::kLog:
       return;
     case IrqOptions::Mode::kHist:
-      for (const auto& [name, h] : by_name_) {
+      for (const auto& [name, h] : r.by_name) {
         AppendF(&s, "\nhardirq = %s\n", name.c_str());
         h.Write("usecs", &s);
       }
-      for (const auto& [vec, ser] : soft_) {
+      for (const auto& [vec, ser] : r.soft) {
         AppendF(&s, "\nsoftirq = %s\n",
                 Lower(ser.name.empty() ? std::to_string(vec) : ser.name).c_str());
         ser.hist.Write("usecs", &s);
@@ -125,8 +125,8 @@ void IrqAnalysis::WriteText(std::ostream& out) const {
       return;
     case IrqOptions::Mode::kFreq:
       for (bool soft : {false, true}) {
-        for (const auto& [n, ser] : soft ? soft_ : hard_) {
-          lttng::LinearFreq f = FreqOf(ser);
+        for (const auto& [n, ser] : soft ? r.soft : r.hard) {
+          const lttng::LinearFreq& f = *ser.freq;
           AppendF(&s, "%s duration frequency distribution %s (%d) (usec)\n",
                   soft ? "SoftIRQ" : "Handler", ser.name.c_str(), n);
           if (f.empty())
@@ -142,12 +142,12 @@ void IrqAnalysis::WriteText(std::ostream& out) const {
     case IrqOptions::Mode::kStats:
       break;
   }
-  s += range_.Text();
+  s += r.range.Text();
   const std::string rule(90, '-');
   AppendF(&s, "%-28s %s\n", "Hard IRQ", "Duration (us)");
   AppendF(&s, kHeader, "", "count", "min", "avg", "max", "stdev");
   s += "\n" + rule + "|\n";
-  for (const auto& [irq, ser] : hard_) {
+  for (const auto& [irq, ser] : r.hard) {
     std::string label = std::to_string(irq) + ": <" + ser.name + ">";
     AppendF(&s, "%-28s", label.c_str());
     AppendStats(ser.duration, &s);
@@ -158,7 +158,7 @@ void IrqAnalysis::WriteText(std::ostream& out) const {
   s += "  |";
   AppendF(&s, " %8s %12s %12s %12s %12s", "count", "min", "avg", "max", "stdev");
   s += "\n" + rule + "|" + std::string(62, '-') + "\n";
-  for (const auto& [vec, ser] : soft_) {
+  for (const auto& [vec, ser] : r.soft) {
     std::string label = std::to_string(vec) + ": <" + ser.name + ">";
     AppendF(&s, "%-28s", label.c_str());
     AppendStats(ser.duration, &s);
@@ -166,22 +166,22 @@ void IrqAnalysis::WriteText(std::ostream& out) const {
     AppendStats(ser.raise_latency, &s);
     s += "\n";
   }
-  if (opts_.top > 0) AppendLongest(&s);
-  if (unpaired_)
+  if (r.top > 0) AppendLongest(r, &s);
+  if (r.unpaired)
     AppendF(&s, "\n%lu exits without their entry (not counted)\n",
-            static_cast<unsigned long>(unpaired_));
+            static_cast<unsigned long>(r.unpaired));
   out << s;
 }
 
-void IrqAnalysis::WriteJson(std::ostream& out) const {
+void WriteJson(const IrqReport& r, std::ostream& out) {
   lttng::Json j;
-  if (opts_.mode == IrqOptions::Mode::kLog) return;
-  j["time_range"] = range_.ToJson();
-  if (opts_.mode == IrqOptions::Mode::kHist) {
+  if (r.mode == IrqOptions::Mode::kLog) return;
+  j["time_range"] = r.range.ToJson();
+  if (r.mode == IrqOptions::Mode::kHist) {
     lttng::Json h = lttng::Json::array(), so = lttng::Json::array();
-    for (const auto& [name, hist] : by_name_)
+    for (const auto& [name, hist] : r.by_name)
       h.push_back({{"name", name}, {"count", hist.count()}, {"buckets", hist.ToJson()}});
-    for (const auto& [vec, ser] : soft_)
+    for (const auto& [vec, ser] : r.soft)
       so.push_back({{"vec", vec},
                     {"name", Lower(ser.name)},
                     {"count", ser.hist.count()},
@@ -192,20 +192,20 @@ void IrqAnalysis::WriteJson(std::ostream& out) const {
   } else {
     lttng::Json h = lttng::Json::array(), so = lttng::Json::array();
     for (bool soft : {false, true}) {
-      for (const auto& [n, ser] : soft ? soft_ : hard_) {
+      for (const auto& [n, ser] : soft ? r.soft : r.hard) {
         lttng::Json row = {
             {soft ? "vec" : "irq", n}, {"name", ser.name}, {"duration", StatsJson(ser.duration)}};
         if (soft) row["raise_latency"] = StatsJson(ser.raise_latency);
-        if (opts_.top > 0) row["longest"] = LongestJson(ser);
-        if (opts_.mode == IrqOptions::Mode::kFreq) {
-          row["freq"] = FreqOf(ser).ToJson();
+        if (r.top > 0) row["longest"] = LongestJson(ser);
+        if (r.mode == IrqOptions::Mode::kFreq) {
+          row["freq"] = ser.freq->ToJson();
         }
         (soft ? so : h).push_back(std::move(row));
       }
     }
     j["hard"] = std::move(h);
     j["soft"] = std::move(so);
-    j["unpaired_exits"] = unpaired_;
+    j["unpaired_exits"] = r.unpaired;
   }
   out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }

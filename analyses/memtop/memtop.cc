@@ -73,8 +73,23 @@ void MemtopAnalysis::PerfKmem(const PageEvent& p) {
   live_.erase(it);
 }
 
-void MemtopAnalysis::WritePerfKmem(std::ostream& out) const {
-  const PageSummary& s = sum_;
+absl::Status MemtopAnalysis::Finish() {
+  report_.top = opts_.top;
+  report_.perf_kmem = opts_.perf_kmem;
+  report_.range = range_;
+  report_.summary = sum_;
+  for (const auto& [tid, t] : tasks_) {
+    report_.tasks.push_back(MemtopTask{tid, t.pid, t.comm, t.allocs, t.alloc_pages, t.frees,
+                                       t.free_pages, t.failed});
+  }
+  std::sort(report_.tasks.begin(), report_.tasks.end(),
+            [](const MemtopTask& a, const MemtopTask& b) { return a.tid < b.tid; });
+  return absl::OkStatus();
+}
+
+namespace {
+
+void WritePerfKmem(const PageSummary& s, std::ostream& out) {
   const uint64_t freed = s.frees - s.nomatch, freed_bytes = s.free_bytes - s.nomatch_bytes;
   std::string b = "\nSUMMARY (page allocator)\n========================\n";
   auto line = [&b](const char* what, uint64_t n, uint64_t bytes) {
@@ -106,13 +121,15 @@ void MemtopAnalysis::WritePerfKmem(std::ostream& out) const {
   out << b;
 }
 
-void MemtopAnalysis::WriteText(std::ostream& out) const {
-  if (opts_.perf_kmem) return WritePerfKmem(out);
-  std::string s = range_.Text();
-  std::vector<std::pair<int32_t, const Task*>> v;
+}  // namespace
+
+void WriteText(const MemtopReport& r, std::ostream& out) {
+  if (r.perf_kmem) return WritePerfKmem(r.summary, out);
+  std::string s = r.range.Text();
+  std::vector<std::pair<int32_t, const MemtopTask*>> v;
   uint64_t allocs = 0, apages = 0, frees = 0, fpages = 0, failed = 0;
-  for (const auto& [tid, t] : tasks_) {
-    v.emplace_back(tid, &t);
+  for (const MemtopTask& t : r.tasks) {
+    v.emplace_back(t.tid, &t);
     allocs += t.allocs;
     apages += t.alloc_pages;
     frees += t.frees;
@@ -120,7 +137,7 @@ void MemtopAnalysis::WriteText(std::ostream& out) const {
     failed += t.failed;
   }
   for (bool alloc : {true, false}) {
-    auto pages = [alloc](const Task* t) { return alloc ? t->alloc_pages : t->free_pages; };
+    auto pages = [alloc](const MemtopTask* t) { return alloc ? t->alloc_pages : t->free_pages; };
     std::sort(v.begin(), v.end(), [&](const auto& a, const auto& b) {
       return pages(a.second) != pages(b.second) ? pages(a.second) > pages(b.second)
                                                 : a.first < b.first;
@@ -131,7 +148,7 @@ void MemtopAnalysis::WriteText(std::ostream& out) const {
     size_t n = 0;
     const double top = v.empty() ? 0 : static_cast<double>(pages(v.front().second));
     for (const auto& [tid, t] : v) {
-      if (pages(t) == 0 || (opts_.top > 0 && n == static_cast<size_t>(opts_.top))) break;
+      if (pages(t) == 0 || (r.top > 0 && n == static_cast<size_t>(r.top))) break;
       ++n;
       AppendF(&s, "%s %8lu %10lu %8lu  %s (%d)\n",
               lttng::Bar(static_cast<double>(pages(t)), top, 40).c_str(),
@@ -150,17 +167,13 @@ void MemtopAnalysis::WriteText(std::ostream& out) const {
   out << s;
 }
 
-void MemtopAnalysis::WriteJson(std::ostream& out) const {
+void WriteJson(const MemtopReport& r, std::ostream& out) {
   lttng::Json j;
-  j["time_range"] = range_.ToJson();
+  j["time_range"] = r.range.ToJson();
   j["page_size"] = kPageSize;
   lttng::Json tasks = lttng::Json::array();
-  std::vector<int32_t> tids;
-  for (const auto& [tid, t] : tasks_) tids.push_back(tid);
-  std::sort(tids.begin(), tids.end());
-  for (int32_t tid : tids) {
-    const Task& t = tasks_.at(tid);
-    tasks.push_back({{"tid", tid},
+  for (const MemtopTask& t : r.tasks) {
+    tasks.push_back({{"tid", t.tid},
                      {"pid", t.pid},
                      {"comm", t.comm},
                      {"allocs", t.allocs},
@@ -170,7 +183,7 @@ void MemtopAnalysis::WriteJson(std::ostream& out) const {
                      {"failed", t.failed}});
   }
   j["tasks"] = std::move(tasks);
-  const PageSummary& s = sum_;
+  const PageSummary& s = r.summary;
   j["perf_kmem"] = {{"allocs", s.allocs},
                     {"alloc_bytes", s.alloc_bytes},
                     {"frees", s.frees},

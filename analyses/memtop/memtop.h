@@ -17,10 +17,12 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "analyses/lttng/common.h"
 #include "core/filter.h"
+#include "core/kernel_events.h"
 #include "core/sink.h"
 
 namespace tk::memtop {
@@ -40,17 +42,34 @@ struct PageSummary {
   std::array<std::array<uint64_t, 5>, 11> order_migrate{};  // perf's MAX_PAGE_ORDER 11
 };
 
+// One thread's page events.
+struct MemtopTask {
+  int32_t tid = -1, pid = -1;
+  std::string comm;
+  uint64_t allocs = 0, alloc_pages = 0, frees = 0, free_pages = 0, failed = 0;
+};
+
+// What Finish() builds (analyses/common/report.h): the layout options, the time range, every
+// thread by tid and perf kmem's summary.
+struct MemtopReport {
+  int top = 10;
+  bool perf_kmem = false;  // --compat perf-kmem: WriteText prints only perf's SUMMARY block
+  lttng::SeenRange range;
+  std::vector<MemtopTask> tasks;  // by tid
+  PageSummary summary;
+};
+
+void WriteText(const MemtopReport& r, std::ostream& out);
+void WriteJson(const MemtopReport& r, std::ostream& out);
+
 class MemtopAnalysis final : public EventSink {
  public:
   explicit MemtopAnalysis(MemtopOptions opts) : opts_(std::move(opts)) {}
-  EventMask wants() const override { return EventMask().Add(EventKind::kPage); }
+  EventMask wants() const override { return kMemtopNeeds.kinds; }
   absl::Status OnEvent(const Event& e) override;
+  absl::Status Finish() override;
   uint64_t events() const { return events_; }
-  const PageSummary& summary() const { return sum_; }
-
-  void WriteText(std::ostream& out) const;
-  void WriteJson(std::ostream& out) const;
-  void WritePerfKmem(std::ostream& out) const;
+  const MemtopReport& report() const { return report_; }
 
  private:
   struct Task : lttng::TaskName {
@@ -65,12 +84,8 @@ class MemtopAnalysis final : public EventSink {
   PageSummary sum_;
   uint64_t events_ = 0;
   lttng::SeenRange range_;
+  MemtopReport report_;
 };
-
-inline constexpr const char* kMemtopNeeds =
-    "no kmem:mm_page_alloc/mm_page_free events: record with `perf kmem --page record`, "
-    "`perf record -a -e kmem:mm_page_alloc -e kmem:mm_page_free -e kmem:mm_page_free_batched` "
-    "or `trace-cmd record -e kmem:mm_page_alloc -e kmem:mm_page_free -e kmem:mm_page_free_batched`";
 
 }  // namespace tk::memtop
 

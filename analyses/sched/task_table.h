@@ -1,70 +1,14 @@
-// What the sched analyses know about each thread: its comm, process id, parent, whether it
-// exited. Fed from every event the analysis sees, in time order.
-//
-// Where a comm comes from matters for matching perf: perf names a thread by its PERF_RECORD_COMM
-// (perf record synthesises one per thread from /proc/PID/comm, so kernel workers read
-// "kworker/1:1-events"), never by the tracepoint's comm field ("kworker/1:1"). So a comm from a
-// Comm event wins; tracepoint comms (prev_comm, next_comm, wakeup comm, the sample's comm) are
-// used only for threads no Comm event named — the only source in text inputs.
+// The sched analyses' task table is the one task table (core/task_table.h), fed from the
+// events the analysis sees with the rules the parsers use to name each event's thread.
 #ifndef TK_ANALYSES_SCHED_TASK_TABLE_H_
 #define TK_ANALYSES_SCHED_TASK_TABLE_H_
 
-#include <cstdint>
-#include <string_view>
-
-#include "absl/container/flat_hash_map.h"
-#include "core/event.h"
-#include "core/intern.h"
+#include "core/task_table.h"
 
 namespace tk::sched {
 
-struct TaskInfo {
-  std::string_view comm;      // interned; empty when never named
-  int32_t pid = -1;           // thread group id; -1 unknown
-  int32_t ppid = -1;          // parent process id; -1 unknown
-  bool comm_from_record = false;  // named by a Comm event (wins over tracepoint comms)
-  bool exited = false;        // an Exit / sched_process_exit was seen
-};
-
-class TaskTable {
- public:
-  // The kinds besides the sched tracepoints that keep the table right.
-  static EventMask Wants() {
-    return EventMask().Add(EventKind::kComm).Add(EventKind::kFork).Add(EventKind::kExit)
-        .Add(EventKind::kSchedFork).Add(EventKind::kSchedExit);
-  }
-
-  // Updates from one event: Comm/Fork/Exit records, sched_process_fork/exit, the sample's own
-  // pid/tid/comm and the comms inside sched_switch / sched_wakeup / sched_migrate_task.
-  void Observe(const Event& e);
-
-  // A tracepoint-level comm for `tid` (ignored once a Comm event named it).
-  void SeenComm(int32_t tid, std::string_view comm);
-
-  TaskInfo& Get(int32_t tid) { return tasks_[tid]; }
-  const TaskInfo* Find(int32_t tid) const {
-    auto it = tasks_.find(tid);
-    return it == tasks_.end() ? nullptr : &it->second;
-  }
-  // The thread's current comm: "swapper" for tid 0 (as perf), ":TID" when never named.
-  std::string_view Comm(int32_t tid);
-  // perf names a thread only from COMM records (or its parent's, copied at fork): with this
-  // on, once the input has shown any Comm record, a thread none named is ":TID" even when a
-  // tracepoint gave its comm. For --compat perf-6.1. Default off.
-  void set_record_names_only(bool on) { record_names_only_ = on; }
-  std::string_view Intern(std::string_view s) { return interner_.Intern(s); }
-
- private:
-  void OnSampleThread(const Event& e);
-  void OnComm(const Event& e, const tk::Comm& c);
-  void OnFork(const Fork& f);
-  void OnSchedFork(const SchedFork& f);
-
-  absl::flat_hash_map<int32_t, TaskInfo> tasks_;
-  Interner interner_;
-  bool record_names_only_ = false;
-  bool saw_comm_record_ = false;
-};
+using TaskInfo = tk::TaskInfo;
+using TaskTable = tk::TaskTable;
 
 }  // namespace tk::sched
 

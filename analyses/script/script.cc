@@ -271,43 +271,83 @@ void ScriptSink::Text(const Event& e) {
   buf_.push_back('\n');
 }
 
+namespace {
+
+// Appends the members of one JSON object: each `"key":` after a comma but the first's.
+class JsonMembers {
+ public:
+  explicit JsonMembers(std::string* out) : out_(out) {}
+  void Key(std::string_view key) {
+    if (!first_) out_->push_back(',');
+    first_ = false;
+    AppendJsonString(key, out_);
+    out_->push_back(':');
+  }
+  void Int(std::string_view key, int64_t v) {
+    Key(key);
+    AppendInt(v, out_);
+  }
+  void Uint(std::string_view key, uint64_t v) {
+    Key(key);
+    AppendUint(v, out_);
+  }
+  void Str(std::string_view key, std::string_view v) {
+    Key(key);
+    AppendJsonString(v, out_);
+  }
+  void Hex(std::string_view key, uint64_t v) {  // "0x"-less hex in a string, as perf's ip
+    Key(key);
+    out_->push_back('"');
+    AppendHexIp(v, out_);
+    out_->push_back('"');
+  }
+  void Bool(std::string_view key, bool v) {
+    Key(key);
+    out_->append(v ? "true" : "false");
+  }
+
+ private:
+  std::string* out_;
+  bool first_ = true;
+};
+
+// The event's name in "event": side-band records by perf's record names.
+std::string_view JsonEventName(const Event& e) {
+  switch (e.kind()) {
+    case EventKind::kLost: return "lost";
+    case EventKind::kComm: return "PERF_RECORD_COMM";
+    case EventKind::kFork: return "PERF_RECORD_FORK";
+    case EventKind::kExit: return "PERF_RECORD_EXIT";
+    default: return e.name;
+  }
+}
+
+}  // namespace
+
 // The members of "fields": the tracepoint's (EventFields), or those of a record.
 void ScriptSink::JsonFields(const Event& e) {
-  const auto* lost = std::get_if<Lost>(&e.body);
-  if (lost) {
-    buf_.append("\"kind\":");
-    AppendJsonString(LostKindName(lost->kind), &buf_);
-    buf_.append(",\"count\":");
-    AppendUint(lost->count, &buf_);
+  JsonMembers o(&buf_);
+  if (const auto* lost = std::get_if<Lost>(&e.body)) {
+    o.Str("kind", LostKindName(lost->kind));
+    o.Uint("count", lost->count);
   } else if (const auto* c = std::get_if<Comm>(&e.body)) {
-    buf_.append("\"pid\":");
-    AppendInt(c->pid, &buf_);
-    buf_.append(",\"tid\":");
-    AppendInt(c->tid, &buf_);
-    buf_.append(",\"comm\":");
-    AppendJsonString(c->comm, &buf_);
-    buf_.append(c->exec ? ",\"exec\":true" : ",\"exec\":false");
+    o.Int("pid", c->pid);
+    o.Int("tid", c->tid);
+    o.Str("comm", c->comm);
+    o.Bool("exec", c->exec);
   } else if (e.kind() == EventKind::kFork || e.kind() == EventKind::kExit) {
     const Fork f = e.kind() == EventKind::kFork
                        ? std::get<Fork>(e.body)
                        : Fork{std::get<Exit>(e.body).pid, std::get<Exit>(e.body).ppid,
                               std::get<Exit>(e.body).tid, std::get<Exit>(e.body).ptid};
-    buf_.append("\"pid\":");
-    AppendInt(f.pid, &buf_);
-    buf_.append(",\"ppid\":");
-    AppendInt(f.ppid, &buf_);
-    buf_.append(",\"tid\":");
-    AppendInt(f.tid, &buf_);
-    buf_.append(",\"ptid\":");
-    AppendInt(f.ptid, &buf_);
+    o.Int("pid", f.pid);
+    o.Int("ppid", f.ppid);
+    o.Int("tid", f.tid);
+    o.Int("ptid", f.ptid);
   } else {
     fields_.Fill(e);
-    bool first = true;
     for (const FieldValue& f : fields_.fields()) {
-      if (!first) buf_.push_back(',');
-      first = false;
-      AppendJsonString(f.name, &buf_);
-      buf_.push_back(':');
+      o.Key(f.name);
       switch (f.type) {
         case FieldValue::Type::kInt: AppendInt(f.i, &buf_); break;
         case FieldValue::Type::kUint: AppendUint(f.u, &buf_); break;
@@ -327,51 +367,33 @@ void ScriptSink::JsonFields(const Event& e) {
 }
 
 void ScriptSink::Json(const Event& e) {
-  buf_.append("{\"ts_ns\":");
-  AppendInt(e.ts_ns, &buf_);
-  buf_.append(",\"cpu\":");
-  AppendInt(e.cpu, &buf_);
-  buf_.append(",\"pid\":");
-  AppendInt(e.pid, &buf_);
-  buf_.append(",\"tid\":");
-  AppendInt(e.tid, &buf_);
-  buf_.append(",\"comm\":");
-  AppendJsonString(e.comm, &buf_);
-  buf_.append(",\"event\":");
-  const auto* lost = std::get_if<Lost>(&e.body);
-  if (lost) {
-    AppendJsonString("lost", &buf_);
-  } else if (IsSideBand(e.kind())) {
-    AppendJsonString(e.kind() == EventKind::kComm   ? "PERF_RECORD_COMM"
-                     : e.kind() == EventKind::kFork ? "PERF_RECORD_FORK"
-                                                    : "PERF_RECORD_EXIT",
-                     &buf_);
-  } else {
-    AppendJsonString(e.name, &buf_);
-  }
-  if (e.kind() == EventKind::kSample) {  // tracepoint samples always have period 1
-    buf_.append(",\"period\":");
-    AppendUint(e.period, &buf_);
-  }
-  buf_.append(",\"fields\":{");
+  buf_.push_back('{');
+  JsonMembers o(&buf_);
+  o.Int("ts_ns", e.ts_ns);
+  o.Int("cpu", e.cpu);
+  o.Int("pid", e.pid);
+  o.Int("tid", e.tid);
+  o.Str("comm", e.comm);
+  o.Str("event", JsonEventName(e));
+  if (e.kind() == EventKind::kSample) o.Uint("period", e.period);  // tracepoints: always 1
+  o.Key("fields");
+  buf_.push_back('{');
   JsonFields(e);
   buf_.push_back('}');
-  if (const auto* g = std::get_if<Generic>(&e.body); g && g->fields.empty() && !g->text.empty()) {
-    buf_.append(",\"text\":");  // free text without key=value fields
-    AppendJsonString(g->text, &buf_);
-  }
+  if (const auto* g = std::get_if<Generic>(&e.body); g && g->fields.empty() && !g->text.empty())
+    o.Str("text", g->text);  // free text without key=value fields
   if (!e.stack.empty()) {
-    buf_.append(",\"stack\":[");
+    o.Key("stack");
+    buf_.push_back('[');
     bool first = true;
     for (const Frame& f : e.stack) {
       if (!first) buf_.push_back(',');
       first = false;
-      buf_.append("{\"ip\":\"");
-      AppendHexIp(f.ip, &buf_);
-      buf_.append("\",\"symbol\":");
-      AppendJsonString(f.symbol, &buf_);
-      buf_.append(",\"dso\":");
-      AppendJsonString(f.dso, &buf_);
+      buf_.push_back('{');
+      JsonMembers frame(&buf_);
+      frame.Hex("ip", f.ip);
+      frame.Str("symbol", f.symbol);
+      frame.Str("dso", f.dso);
       buf_.push_back('}');
     }
     buf_.push_back(']');

@@ -54,6 +54,9 @@ class ScriptSink final : public EventSink {
   absl::Status OnEvent(const Event& e) override;
   absl::Status Finish() override;
   uint64_t events() const { return events_; }
+  // Options::name_width, known once the input's header was read.
+  size_t name_width() const { return opts_.name_width; }
+  void set_name_width(size_t w) { opts_.name_width = w; }
 
  private:
   void Text(const Event& e);

@@ -77,23 +77,36 @@ absl::Status SyscallsAnalysis::Finish() {
     if (t.open) ++t.calls[t.open_name].enter_only;
     t.open = false;
   }
-  return absl::OkStatus();
-}
-
-std::vector<std::pair<int32_t, const SyscallsAnalysis::Thread*>> SyscallsAnalysis::SortedThreads()
-    const {
-  std::vector<std::pair<int32_t, const Thread*>> v;
-  for (const auto& [tid, t] : threads_) v.emplace_back(tid, &t);
-  auto total = [](const Thread* t) {
+  SyscallsReport& r = report_;
+  r.top = opts_.top;
+  r.errno_names = opts_.errno_names;
+  r.summary = opts_.summary;
+  r.arch = table_.arch();
+  r.range = range_;
+  r.unnumbered_exits = unnumbered_exits_;
+  // --summary: merged in the table's order (the running statistics' sums depend on it).
+  if (opts_.summary) {
+    for (const auto& [tid, t] : threads_) {
+      for (const auto& [name, c] : t.calls) {
+        CallStats& m = r.merged[name];
+        m.errors += c.errors;
+        m.exit_only += c.exit_only;
+        m.enter_only += c.enter_only;
+        m.duration = lttng::RunningStats::Merge(m.duration, c.duration);
+      }
+    }
+  }
+  auto total = [](const SyscallThread& t) {
     uint64_t n = 0;
-    for (const auto& [name, s] : t->calls) n += s.duration.count();
+    for (const auto& [name, c] : t.calls) n += c.duration.count();
     return n;
   };
-  std::sort(v.begin(), v.end(), [&](const auto& a, const auto& b) {
-    uint64_t x = total(a.second), y = total(b.second);
-    return x != y ? x > y : a.first < b.first;
+  for (const auto& [tid, t] : threads_) r.threads.push_back(SyscallThread{tid, t.pid, t.comm, t.calls});
+  std::sort(r.threads.begin(), r.threads.end(), [&](const SyscallThread& a, const SyscallThread& b) {
+    uint64_t x = total(a), y = total(b);
+    return x != y ? x > y : a.tid < b.tid;
   });
-  return v;
+  return absl::OkStatus();
 }
 
 }  // namespace tk::syscalls

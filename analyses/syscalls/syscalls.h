@@ -24,11 +24,13 @@
 #include <iosfwd>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "analyses/lttng/common.h"
 #include "analyses/syscalls/syscall_names.h"
 #include "core/filter.h"
+#include "core/kernel_events.h"
 #include "core/sink.h"
 
 namespace tk::syscalls {
@@ -58,21 +60,40 @@ struct CallStats {
   std::map<int64_t, uint64_t> returns;  // --errno: 0 = success, else errno
 };
 
+// One thread's calls.
+struct SyscallThread {
+  int32_t tid = -1, pid = -1;
+  std::string comm;
+  // std::less<> lets a string_view find a std::string key without a copy.
+  std::map<std::string, CallStats, std::less<>> calls;
+};
+
+// What Finish() builds (analyses/common/report.h).
+struct SyscallsReport {
+  int top = 0;
+  bool errno_names = false, summary = false;
+  std::string arch;  // the syscall table's
+  lttng::SeenRange range;
+  std::vector<SyscallThread> threads;       // by calls descending, then tid
+  std::map<std::string, CallStats> merged;  // --summary: per syscall over every thread
+  uint64_t unnumbered_exits = 0;
+};
+
+void WriteText(const SyscallsReport& r, std::ostream& out);
+void WriteJson(const SyscallsReport& r, std::ostream& out);
+
 class SyscallsAnalysis final : public EventSink {
  public:
   explicit SyscallsAnalysis(SyscallsOptions opts);
-  EventMask wants() const override { return EventMask().Add(EventKind::kSyscall); }
+  EventMask wants() const override { return kSyscallsNeeds.kinds; }
   void OnTraceInfo(const TraceInfo& info) override;
   absl::Status OnEvent(const Event& e) override;
   absl::Status Finish() override;
   uint64_t events() const { return events_; }
-
-  void WriteText(std::ostream& out) const;
-  void WriteJson(std::ostream& out) const;
+  const SyscallsReport& report() const { return report_; }
 
  private:
   struct Thread : lttng::TaskName {
-    // std::less<> lets a string_view find a std::string key without a copy.
     std::map<std::string, CallStats, std::less<>> calls;
     bool open = false;
     std::string open_name;
@@ -81,8 +102,6 @@ class SyscallsAnalysis final : public EventSink {
   std::string_view NameOf(const Syscall& c);
   void Enter(Thread& t, std::string_view name, int64_t ts);
   void Exit(int32_t tid, Thread& t, std::string_view name, const Syscall& c, int64_t ts);
-  std::vector<std::pair<int32_t, const Thread*>> SortedThreads() const;
-  void WriteSummaryText(std::string* s) const;
 
   SyscallsOptions opts_;
   Filter filter_{opts_.filter};
@@ -91,11 +110,8 @@ class SyscallsAnalysis final : public EventSink {
   std::string name_buf_;
   uint64_t events_ = 0, unnumbered_exits_ = 0;
   lttng::SeenRange range_;
+  SyscallsReport report_;
 };
-
-inline constexpr const char* kSyscallsNeeds =
-    "no raw_syscalls:sys_enter/sys_exit (or syscalls:sys_*) events: record with `perf trace "
-    "record`, `perf record -a -e 'raw_syscalls:*'` or `trace-cmd record -e raw_syscalls`";
 
 }  // namespace tk::syscalls
 

@@ -55,61 +55,44 @@ lttng::Json CallJson(const std::string& name, const CallStats& s, bool errno_nam
   return j;
 }
 
-// Per syscall over every thread.
-std::map<std::string, CallStats> Merge(
-    const std::vector<const std::map<std::string, CallStats, std::less<>>*>& all) {
-  std::map<std::string, CallStats> out;
-  for (const auto* calls : all) {
-    for (const auto& [name, s] : *calls) {
-      CallStats& m = out[name];
-      m.errors += s.errors;
-      m.exit_only += s.exit_only;
-      m.enter_only += s.enter_only;
-      m.duration = lttng::RunningStats::Merge(m.duration, s.duration);
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
-void SyscallsAnalysis::WriteSummaryText(std::string* s) const {
-  std::vector<const std::map<std::string, CallStats, std::less<>>*> all;
-  for (const auto& [tid, t] : threads_) all.push_back(&t.calls);
-  std::map<std::string, CallStats> merged = Merge(all);
+void WriteSummaryText(const SyscallsReport& r, std::string* s) {
   std::vector<std::pair<std::string, const CallStats*>> rows;
-  for (const auto& [name, c] : merged)
+  for (const auto& [name, c] : r.merged)
     if (c.duration.count()) rows.emplace_back(name, &c);
   std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
     uint64_t x = a.second->duration.total(), y = b.second->duration.total();
     return x != y ? x > y : a.first < b.first;
   });
-  if (opts_.top > 0 && rows.size() > static_cast<size_t>(opts_.top)) rows.resize(opts_.top);
+  if (r.top > 0 && rows.size() > static_cast<size_t>(r.top)) rows.resize(r.top);
   AppendF(s, "%-22s %8s %16s\n", "SYSCALL", "COUNT", "TIME (us)");
   for (const auto& [name, c] : rows)
     AppendF(s, "%-22s %8lu %16.3f\n", name.c_str(), static_cast<unsigned long>(c->duration.count()),
             c->duration.total() / 1000.0);
 }
 
-void SyscallsAnalysis::WriteText(std::ostream& out) const {
+}  // namespace
+
+void WriteText(const SyscallsReport& r, std::ostream& out) {
   std::string s;
-  if (opts_.summary) {
-    WriteSummaryText(&s);
+  if (r.summary) {
+    WriteSummaryText(r, &s);
     out << s;
     return;
   }
-  s += range_.Text();
+  s += r.range.Text();
   s += "Per-TID syscalls statistics (usec)\n";
-  const std::string rule(opts_.errno_names ? 130 : 104, '-');
-  std::vector<std::pair<int32_t, const Thread*>> threads = SortedThreads();
+  const std::string rule(r.errno_names ? 130 : 104, '-');
+  const std::vector<SyscallThread>& threads = r.threads;
   size_t shown = 0;
-  for (const auto& [tid, t] : threads) {
-    if (opts_.top > 0 && shown == static_cast<size_t>(opts_.top)) break;
+  for (const SyscallThread& th : threads) {
+    const SyscallThread* t = &th;
+    const int32_t tid = th.tid;
+    if (r.top > 0 && shown == static_cast<size_t>(r.top)) break;
     ++shown;
     std::string head =
         t->comm + " (" + std::to_string(t->pid) + ", TID: " + std::to_string(tid) + ")";
     AppendF(&s, "%-38s %5s %8s %12s %12s %12s %12s%s\n", head.c_str(), "Count", "Errors", "Min",
-            "Average", "Max", "Stdev", opts_.errno_names ? "  Return values" : "");
+            "Average", "Max", "Stdev", r.errno_names ? "  Return values" : "");
     std::vector<std::pair<std::string_view, const CallStats*>> rows;
     for (const auto& [name, c] : t->calls) rows.emplace_back(name, &c);
     std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
@@ -133,7 +116,7 @@ void SyscallsAnalysis::WriteText(std::ostream& out) const {
               static_cast<unsigned long>(d.count()), static_cast<unsigned long>(c->errors),
               lttng::Us(d.min()).c_str(), lttng::Us(d.mean()).c_str(), lttng::Us(d.max()).c_str(),
               d.count() >= 2 ? lttng::Us(d.Stdev()).c_str() : "?");
-      if (opts_.errno_names) s += "  " + Returns(*c);
+      if (r.errno_names) s += "  " + Returns(*c);
       s += "\n";
     }
     s += open;
@@ -143,36 +126,34 @@ void SyscallsAnalysis::WriteText(std::ostream& out) const {
   if (shown < threads.size())
     AppendF(&s, "(%zu more threads; --top 0 shows all)\n", threads.size() - shown);
   uint64_t grand = 0;
-  for (const auto& [tid, t] : threads)
-    for (const auto& [name, c] : t->calls) grand += c.duration.count();
+  for (const SyscallThread& t : threads)
+    for (const auto& [name, c] : t.calls) grand += c.duration.count();
   AppendF(&s, "Total syscalls: %lu\n", static_cast<unsigned long>(grand));
-  if (unnumbered_exits_)
+  if (r.unnumbered_exits)
     AppendF(&s, "(%lu sys_exit without a syscall number, rt_sigreturn: not counted)\n",
-            static_cast<unsigned long>(unnumbered_exits_));
+            static_cast<unsigned long>(r.unnumbered_exits));
   out << s;
 }
 
-void SyscallsAnalysis::WriteJson(std::ostream& out) const {
+void WriteJson(const SyscallsReport& r, std::ostream& out) {
   lttng::Json j;
-  j["time_range"] = range_.ToJson();
-  j["arch"] = table_.arch();
-  if (opts_.summary) {
-    std::vector<const std::map<std::string, CallStats, std::less<>>*> all;
-    for (const auto& [tid, t] : threads_) all.push_back(&t.calls);
+  j["time_range"] = r.range.ToJson();
+  j["arch"] = r.arch;
+  if (r.summary) {
     lttng::Json rows = lttng::Json::array();
-    for (const auto& [name, c] : Merge(all)) rows.push_back(CallJson(name, c, false));
+    for (const auto& [name, c] : r.merged) rows.push_back(CallJson(name, c, false));
     j["syscalls"] = std::move(rows);
   } else {
     lttng::Json threads = lttng::Json::array();
-    for (const auto& [tid, t] : SortedThreads()) {
+    for (const SyscallThread& t : r.threads) {
       lttng::Json calls = lttng::Json::array();
-      for (const auto& [name, c] : t->calls) calls.push_back(CallJson(name, c, opts_.errno_names));
+      for (const auto& [name, c] : t.calls) calls.push_back(CallJson(name, c, r.errno_names));
       threads.push_back(
-          {{"tid", tid}, {"pid", t->pid}, {"comm", t->comm}, {"calls", std::move(calls)}});
+          {{"tid", t.tid}, {"pid", t.pid}, {"comm", t.comm}, {"calls", std::move(calls)}});
     }
     j["threads"] = std::move(threads);
   }
-  j["unnumbered_exits"] = unnumbered_exits_;
+  j["unnumbered_exits"] = r.unnumbered_exits;
   out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 

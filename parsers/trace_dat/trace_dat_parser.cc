@@ -13,6 +13,7 @@
 #include "core/diag.h"
 #include "core/byte_reader.h"
 #include "core/run_settings.h"
+#include "core/task_table.h"
 #include "nlohmann/json.hpp"
 #include "parsers/tep/tep_decoder.h"
 #include "parsers/trace_dat/cpu_stream.h"
@@ -27,45 +28,6 @@ absl::Status Prefixed(const Input& in, const absl::Status& st) {
   return absl::Status(st.code(), absl::StrCat(in.name(), ": ", st.message()));
 }
 
-// The trace.dat task table: the saved cmdlines, then the comms the records carry for pids
-// they lack (learned from every record, whatever the sink asked for).
-class CommTable {
- public:
-  explicit CommTable(const absl::flat_hash_map<int32_t, std::string>* saved) : saved_(saved) {}
-
-  std::string_view Lookup(int32_t pid) const {
-    if (auto it = saved_->find(pid); it != saved_->end()) return it->second;
-    if (pid == 0) return "swapper";  // per-CPU idle tasks, named as perf names them
-    if (auto it = learned_.find(pid); it != learned_.end()) return it->second;
-    return {};
-  }
-  void Learn(int32_t pid, std::string_view comm) {
-    if (pid <= 0 || comm.empty() || saved_->contains(pid)) return;
-    std::string& s = learned_[pid];
-    if (s != comm) s.assign(comm);
-  }
-  // The kinds that carry comms (LearnFrom).
-  static bool Teaches(EventKind k) {
-    return k == EventKind::kSchedSwitch || k == EventKind::kSchedWakeup ||
-           k == EventKind::kSchedFork;
-  }
-  // Comms the event itself carries.
-  void LearnFrom(const Event& e) {
-    if (const auto* sw = std::get_if<SchedSwitch>(&e.body)) {
-      Learn(sw->prev_pid, sw->prev_comm);
-      Learn(sw->next_pid, sw->next_comm);
-    } else if (const auto* w = std::get_if<SchedWakeup>(&e.body)) {
-      Learn(w->pid, w->comm);
-    } else if (const auto* f = std::get_if<SchedFork>(&e.body)) {
-      Learn(f->child_pid, f->child_comm);
-    }
-  }
-
- private:
-  const absl::flat_hash_map<int32_t, std::string>* saved_;
-  absl::flat_hash_map<int32_t, std::string> learned_;
-};
-
 // One pass over the top buffer: the merged records (record_merge.h) decoded into the sink.
 // With two threads the merge runs on a reader thread and hands batches over a BatchPipe;
 // this thread decodes them and runs the sink, so the sink sees what one thread gives it.
@@ -74,9 +36,11 @@ class Merger {
   Merger(Input& in, const TraceDatFile& f, std::string_view data, const Buffer& top,
          EventSink& sink, Diagnostics& diag)
       : f_(f), sink_(sink), diag_(diag), decoder_(f.events.get()),
-        stacks_(f, sink.wants().stacks()), comms_(&f.comms), mask_(sink.wants()),
+        stacks_(f, sink.wants().stacks()), mask_(sink.wants()),
         merger_(in, f, data, top, stacks_) {
     decoder_.SetWanted(mask_);
+    // The task table (core/task_table.h): the saved cmdlines name their pids for good.
+    for (const auto& [pid, comm] : f.comms) tasks_.Name(pid, comm);
     lost_.assign(merger_.streams(), 0);
     lost_unknown_.assign(merger_.streams(), false);
   }
@@ -154,7 +118,7 @@ class Merger {
     // Tasks are learned from every record that names one, wanted or not, so an event gets
     // the same comm under every analysis (tk iolat's mask holds no sched_switch).
     const bool wanted = mask_.Has(kind);
-    if (!wanted && !CommTable::Teaches(kind)) return absl::OkStatus();
+    if (!wanted && !TaskTable::Teachers().Has(kind)) return absl::OkStatus();
     Event e;
     e.ts_ns = ts;
     e.cpu = r.cpu;
@@ -164,9 +128,9 @@ class Merger {
       e.stack = absl::MakeConstSpan(frames_);
       e.stack_recorded = e.callchain = true;
     }
-    comms_.LearnFrom(e);
+    tasks_.ObserveBody(e);
     if (!wanted) return absl::OkStatus();  // learned from only
-    e.comm = comms_.Lookup(e.tid);
+    e.comm = tasks_.Known(e.tid);
     return sink_.OnEvent(e);
   }
 
@@ -200,7 +164,7 @@ class Merger {
   tep::TepDecoder decoder_;
   KernelStacks stacks_;
   std::vector<Frame> frames_;
-  CommTable comms_;
+  TaskTable tasks_;
   const EventMask mask_;
   RecordMerger merger_;  // after stacks_, which it reads
   std::vector<int64_t> lost_;

@@ -40,6 +40,32 @@ tk_take_lock() {
   fi
 }
 
+# The prologue of a record-NAME.sh: the usage check, the recording tools, the tracefs lock,
+# OUTDIR made absolute as $out and an empty staging directory $stage in tmpfs. Clean-up runs
+# now (leftovers of an interrupted run) and on every exit: the caller's tk_cleanup_extra when
+# it defines one (before calling this), then perf stopped, tracefs restored, $stage removed.
+# Usage: tk_begin NAME "$@"
+tk_begin() {
+  local name=$1
+  shift
+  [ $# = 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
+  tk_require_recording
+  tk_take_lock "$@"
+  out=$(mkdir -p "$1" && cd "$1" && pwd) || tk_die "cannot create $1"
+  stage=/dev/shm/tk-rec-$name
+  trap tk_cleanup EXIT
+  trap 'exit 1' INT TERM
+  tk_cleanup
+  mkdir -p "$stage"
+}
+
+tk_cleanup() {
+  if declare -F tk_cleanup_extra >/dev/null; then tk_cleanup_extra; fi
+  tk_perf_abort
+  tk_tracefs_restore
+  rm -rf "$stage"
+}
+
 TK_SAVED_BUFSIZE=""
 TK_SAVED_TGID=""
 TK_SAVED_IRQINFO=""

@@ -16,22 +16,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-record.sh"
 
-[ $# = 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
-tk_require_recording
-tk_take_lock "$@"
-
-out=$(mkdir -p "$1" && cd "$1" && pwd) || tk_die "cannot create $1"
-stage=/dev/shm/tk-rec-lost
-
-cleanup() {
-  tk_perf_abort
-  tk_tracefs_restore
-  rm -rf "$stage"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-cleanup
-mkdir -p "$stage"
+tk_begin lost "$@"
 
 tk_tracefs_setup 16 sched/sched_switch sched/sched_wakeup sched/sched_waking
 tk_perf_start "$stage/lost.perf.data" -m 1 \

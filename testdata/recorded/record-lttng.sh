@@ -25,30 +25,15 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-record.sh"
 
-[ $# = 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
-tk_require_recording
-tk_take_lock "$@"
-
-out=$(mkdir -p "$1" && cd "$1" && pwd) || tk_die "cannot create $1"
-stage=/dev/shm/tk-rec-lttng
-
-# Filters set on perf's own pid (below), cleared again here.
+# Filters set on perf's own pid (below), cleared again on exit (lib-record.sh tk_cleanup).
 clear_filters() {
   local f
   for f in "$TRACEFS"/events/{irq,raw_syscalls,kmem}/*/filter; do
     [ "$(cat "$f" 2>/dev/null)" = none ] || echo 0 > "$f" 2>/dev/null
   done
 }
-cleanup() {
-  tk_perf_abort
-  clear_filters
-  tk_tracefs_restore
-  rm -rf "$stage"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-cleanup
-mkdir -p "$stage"
+tk_cleanup_extra() { clear_filters; }
+tk_begin lttng "$@"
 
 workload() {
   dd if=/dev/zero of="$stage/f" bs=64k count=32 2>/dev/null

@@ -35,26 +35,13 @@ sched_anchors() {
 }
 if [ "${1:-}" = --anchors-only ]; then sched_anchors "$2"; exit 0; fi
 
-[ $# = 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
-tk_require_recording
-tk_take_lock "$@"
-
-out=$(mkdir -p "$1" && cd "$1" && pwd) || tk_die "cannot create $1"
-# perf writes into tmpfs so that its writes do not wake flushers into the trace.
-stage=/dev/shm/tk-rec-sched
 kids=()
-
-cleanup() {
+tk_cleanup_extra() {
   local k
   for k in "${kids[@]}"; do kill "$k" 2>/dev/null; done
-  tk_perf_abort
-  tk_tracefs_restore
-  rm -rf "$stage"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-cleanup
-mkdir -p "$stage"
+# perf writes into tmpfs ($stage) so that its writes do not wake flushers into the trace.
+tk_begin sched "$@"
 for name in busy1 busy2 sleeper; do ln -s "$(command -v bash)" "$stage/$name"; done
 
 events=()

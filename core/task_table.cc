@@ -1,15 +1,22 @@
-#include "analyses/sched/task_table.h"
+#include "core/task_table.h"
 
 #include <string>
 #include <variant>
 
-namespace tk::sched {
+namespace tk {
 
 void TaskTable::SeenComm(int32_t tid, std::string_view comm) {
   if (tid <= 0 || comm.empty()) return;
   TaskInfo& t = tasks_[tid];
   if (t.comm_from_record || t.comm == comm) return;
   t.comm = interner_.Intern(comm);
+}
+
+void TaskTable::Name(int32_t tid, std::string_view comm) {
+  if (tid < 0 || comm.empty()) return;
+  TaskInfo& t = tasks_[tid];
+  t.comm_from_record = true;
+  if (t.comm != comm) t.comm = interner_.Intern(comm);
 }
 
 std::string_view TaskTable::Comm(int32_t tid) {
@@ -66,6 +73,10 @@ void TaskTable::OnSchedFork(const SchedFork& f) {
 
 void TaskTable::Observe(const Event& e) {
   OnSampleThread(e);
+  ObserveBody(e);
+}
+
+void TaskTable::ObserveBody(const Event& e) {
   switch (e.kind()) {
     case EventKind::kComm: OnComm(e, std::get<tk::Comm>(e.body)); break;
     case EventKind::kFork: OnFork(std::get<Fork>(e.body)); break;
@@ -97,4 +108,4 @@ void TaskTable::Observe(const Event& e) {
   }
 }
 
-}  // namespace tk::sched
+}  // namespace tk

@@ -1,0 +1,87 @@
+// The one pipeline (cli/common.h RunPipeline) runs the command's analysis and the counter of
+// its key events as two sinks of one pass (core/sink.h Fanout), and Fanout itself: each event
+// to every sink that wants its kind, the recording's machine to all, the first error stops.
+#include <string>
+#include <vector>
+
+#include "cli/common.h"
+#include "core/sink.h"
+#include "gtest/gtest.h"
+#include "tests/support/golden.h"
+
+namespace tk {
+namespace {
+
+class Recorder final : public EventSink {
+ public:
+  explicit Recorder(EventMask m, absl::Status fail_with = absl::OkStatus())
+      : mask_(m), fail_with_(std::move(fail_with)) {}
+  EventMask wants() const override { return mask_; }
+  void OnTraceInfo(const TraceInfo& info) override { arch = std::string(info.arch); }
+  absl::Status OnEvent(const Event& e) override {
+    kinds.push_back(e.kind());
+    return fail_with_;
+  }
+  absl::Status Finish() override {
+    ++finished;
+    return absl::OkStatus();
+  }
+  std::vector<EventKind> kinds;
+  std::string arch;
+  int finished = 0;
+
+ private:
+  EventMask mask_;
+  absl::Status fail_with_;
+};
+
+Event Of(Body b) {
+  Event e;
+  e.body = b;
+  return e;
+}
+
+TEST(Fanout, EachSinkGetsItsKindsAndAllFinish) {
+  Recorder sched(EventMask().Add(EventKind::kSchedSwitch));
+  Recorder block(EventMask().Add(EventKind::kBlockRq).Add(EventKind::kSchedSwitch));
+  Fanout both({&sched, &block});
+  EXPECT_TRUE(both.wants().Has(EventKind::kBlockRq));
+  EXPECT_FALSE(both.wants().Has(EventKind::kSample));
+  both.OnTraceInfo(TraceInfo{"aarch64"});
+  ASSERT_TRUE(both.OnEvent(Of(SchedSwitch{})).ok());
+  ASSERT_TRUE(both.OnEvent(Of(BlockRq{})).ok());
+  ASSERT_TRUE(both.Finish().ok());
+  EXPECT_EQ(sched.kinds, std::vector<EventKind>{EventKind::kSchedSwitch});
+  EXPECT_EQ(block.kinds, (std::vector<EventKind>{EventKind::kSchedSwitch, EventKind::kBlockRq}));
+  EXPECT_EQ(sched.arch, "aarch64");
+  EXPECT_EQ(block.arch, "aarch64");
+  EXPECT_EQ(sched.finished + block.finished, 2);
+}
+
+TEST(Fanout, FirstErrorStops) {
+  Recorder failing(EventMask().Add(EventKind::kSample), absl::CancelledError("out"));
+  Recorder next(EventMask().Add(EventKind::kSample));
+  Fanout both({&failing, &next});
+  EXPECT_TRUE(absl::IsCancelled(both.OnEvent(Of(Sample{}))));
+  EXPECT_TRUE(next.kinds.empty());
+}
+
+// The analysis gets the recording's machine through the pipeline (the forwarder that counted
+// key events before the Fanout did not pass it on, so tk syscalls never saw the recorded
+// arch), and an input without its key events is a data error, with it ok.
+TEST(Pipeline, AnalysisAndKeyCounterInOnePass) {
+  const std::string f = testing::SourcePath("testdata/recorded/sched/sched.perf.data");
+  ParseOptions opts;
+  opts.use_buildid_cache = opts.use_host_kallsyms = false;
+  Recorder sched(EventMask().Add(EventKind::kSchedSwitch).Add(EventKind::kComm));
+  EXPECT_EQ(cli::RunPipeline(f, opts, sched), cli::kExitOk);
+  EXPECT_EQ(sched.arch, "x86_64");
+  EXPECT_EQ(sched.finished, 1);
+  EXPECT_GT(sched.kinds.size(), 100u);
+  Recorder pages(EventMask().Add(EventKind::kPage).Add(EventKind::kComm));
+  EXPECT_EQ(cli::RunPipeline(f, opts, pages), cli::kExitData);  // no kmem events
+  EXPECT_FALSE(pages.kinds.empty());                            // the COMM records came
+}
+
+}  // namespace
+}  // namespace tk
