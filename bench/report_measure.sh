@@ -32,9 +32,11 @@ compare() {
   pw=$(printf '%s\n' "${p[@]}" | cut -d' ' -f1 | median)
   pcpu=$(printf '%s\n' "${p[@]}" | cut -d' ' -f2 | median)
   pr=$(printf '%s\n' "${p[@]}" | cut -d' ' -f3 | median)
+  # /usr/bin/time has 10 ms resolution: a tiny input's row shows 0 (its perf stat line below
+  # is the figure), and the +0.0001 keeps bc from dividing by zero.
   printf '%-10s tk %6ss wall %6ss cpu %7s KB | perf %6ss wall %6ss cpu %7s KB | wall %5.1fx cpu %5.1fx\n' \
     "$name" "$tw" "$tc" "$tr" "$pw" "$pcpu" "$pr" \
-    "$(echo "$pw / $tw" | bc -l)" "$(echo "$pcpu / ($tc + 0.0001)" | bc -l)"
+    "$(echo "$pw / ($tw + 0.0001)" | bc -l)" "$(echo "$pcpu / ($tc + 0.0001)" | bc -l)"
 }
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ -e "$file" ]; then
