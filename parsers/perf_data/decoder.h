@@ -98,6 +98,9 @@ class Decoder {
   // over and over); emptied whenever the Machine learns a comm or a fork.
   std::string_view CachedComm(int32_t pid, int32_t tid);
   void ForgetComms();
+  // sample_event_ with every field a sample sets reset (the body and name are the caller's).
+  Event& StartSampleEvent(int64_t ts_ns, int32_t cpu, int32_t pid, int32_t tid, uint64_t period,
+                          bool callchain);
 
   using Handler = absl::Status (Decoder::*)(uint16_t misc, std::string_view body, uint64_t off);
   absl::Status OnSample(uint16_t misc, std::string_view body, uint64_t off);
