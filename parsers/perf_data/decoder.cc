@@ -65,7 +65,7 @@ void Decoder::Refresh() {
 }
 
 void Decoder::BuildFast() {
-  fast_.Build(table_, fast_enabled_ ? tep_.get() : nullptr, meta_.swap, wants_);
+  fast_.Build(table_, fast_enabled_ ? tep_.get() : nullptr, wants_);
 }
 
 void Decoder::LoadTracingData(uint64_t offset) {

@@ -34,14 +34,15 @@ bool Offsets(uint64_t st, int16_t* tid, int16_t* time, int16_t* cpu, int16_t* pe
 
 }  // namespace
 
-void FastSampleDecoder::Build(const EventTable& table, tep::TepDecoder* tep, bool big_endian,
-                              EventMask wants) {
+void FastSampleDecoder::Build(const EventTable& table, tep::TepDecoder* tep, EventMask wants) {
   table_ = &table;
   swap_ = table.swap();
   wants_ = wants;
   events_.clear();
-  sched_ = std::make_unique<tep::SchedFastDecoder>(big_endian);
   if (!tep || wants.stacks()) return;
+  // The payloads' byte order is the tracing data's, as TepDecoder reads them (not the perf.data
+  // header's swap flag, which is relative to the host).
+  sched_ = std::make_unique<tep::SchedFastDecoder>(tep->big_endian());
   bool any = false;
   std::vector<PerEvent> events(table.size());
   for (size_t i = 0; i < table.size(); ++i) {

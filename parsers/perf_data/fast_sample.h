@@ -50,7 +50,7 @@ class FastSampleDecoder {
  public:
   // Computes the per-event offsets and sched layouts; empty (every record kNo) without `tep`
   // or when the sink wants stacks. Call while nothing decodes: it resolves formats in `tep`.
-  void Build(const EventTable& table, tep::TepDecoder* tep, bool big_endian, EventMask wants);
+  void Build(const EventTable& table, tep::TepDecoder* tep, EventMask wants);
   bool empty() const { return events_.empty(); }
 
   // A whole SAMPLE record (header included). One caller at a time, and no Build meanwhile;

@@ -305,12 +305,15 @@ std::vector<std::string> Machine::KernelCandidates() const {
     candidates.push_back(BuildIdPath(kernel_build_id_, "kallsyms"));
     candidates.push_back(absl::StrCat(opts_.buildid_dir, "/[kernel.kallsyms]/", kernel_build_id_, "/kallsyms"));
   }
-  if (opts_.use_host_kallsyms &&
-      (kernel_build_id_.empty() || HostKernelBuildId() == kernel_build_id_)) {
+  if (!opts_.use_host_kallsyms) return candidates;
+  // /sys/kernel/notes, read once and only when something compares or names by it.
+  const std::string host_id =
+      !kernel_build_id_.empty() || opts_.use_buildid_cache ? HostKernelBuildId() : "";
+  if (kernel_build_id_.empty() || host_id == kernel_build_id_) {
     // No build id in the file: perf's cache copy of this host's kallsyms when it is current
     // (kallsyms.h), which maps in a few ms where /proc/kallsyms costs ~35 ms to format.
     if (opts_.use_buildid_cache && kernel_build_id_.empty()) {
-      std::string copy = BuildIdPath(HostKernelBuildId(), "kallsyms");
+      std::string copy = BuildIdPath(host_id, "kallsyms");
       if (!copy.empty() && IsCurrentKallsymsCopy(copy)) candidates.push_back(copy);
     }
     candidates.push_back("/proc/kallsyms");

@@ -282,6 +282,8 @@ bool TepDecoder::Classify(std::string_view raw, EventKind* kind) {
   return true;
 }
 
+bool TepDecoder::big_endian() const { return impl_->big_endian; }
+
 bool TepDecoder::SchedLayoutOf(int id, SchedLayout* out) {
   if (id < 0 || id > 0xffff) return false;
   EventInfo* info = impl_->LookupId(id);

@@ -50,6 +50,9 @@ class TepDecoder {
   // payloads elsewhere (SchedFastDecoder); false otherwise. Resolves the id's format now.
   bool SchedLayoutOf(int id, SchedLayout* out);
 
+  // The byte order of the payloads (the recording's tracing data), as Decode reads them.
+  bool big_endian() const;
+
   // "system:name" of the record's event; empty when unknown.
   std::string_view Name(std::string_view raw);
 

@@ -186,12 +186,13 @@ int CompareRecords(const std::string& path, int* samples) {
   absl::StatusOr<parsers::perf_data::Metadata> meta = parsers::perf_data::ReadFileHeader(data);
   if (!meta.ok() || meta->tracing_data.empty()) return 0;
   auto events = parsers::tep::ParseTracingData(meta->tracing_data);
+  EXPECT_TRUE(events.ok()) << path << ": " << events.status();  // a fixture must not drop out
   if (!events.ok()) return 0;
   parsers::tep::TepDecoder tep(events->get());
   EventTable table;
   table.Build(*meta);
   FastSampleDecoder fast;
-  fast.Build(table, &tep, (*events)->big_endian(), EventMask::AllTyped().WithStacks(false));
+  fast.Build(table, &tep, EventMask::AllTyped().WithStacks(false));
   Tokenizer tok(std::string_view(data).substr(meta->data_offset, meta->data_size),
                 meta->data_offset, meta->swap, meta->truncated);
   RawRecord rec;
