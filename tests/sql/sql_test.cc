@@ -320,13 +320,16 @@ TEST(Sql, OffCpuIntervalsSumToTkFoldOffCpu) {
   const std::vector<std::string> flags = OffCpuFixture();
   RunResult fold = RunTk(With({"fold", "--off-cpu"}, flags));
   ASSERT_EQ(fold.exit_code, 0) << fold.err;
+  ASSERT_FALSE(fold.out.empty()) << "the fixture must have off-CPU stacks";
   RunResult sql = RunTk(With({"sql", "-e", kOffCpuIntervalQuery}, flags));
   ASSERT_EQ(sql.exit_code, 0) << sql.err;
   ASSERT_TRUE(sql.out.starts_with("folded\n"));
   std::string rows = sql.out.substr(7);
   EXPECT_EQ(rows, fold.out) << UnifiedDiff(fold.out, rows);
   RunResult json = RunTk(With({"fold", "--off-cpu", "--json"}, flags));
+  ASSERT_EQ(json.exit_code, 0) << json.err;
   nlohmann::json intervals = nlohmann::json::parse(json.out)["intervals"];
+  ASSERT_GT(intervals["closed"].get<int64_t>(), 0);
   nlohmann::json got = SqlRows(With(
       {"sql", "--json", "-e",
        "SELECT count(stack_id) AS closed, count(*) - count(stack_id) AS no_stack,"
