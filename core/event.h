@@ -264,6 +264,15 @@ struct Event {
   // The stack is a recorded callchain (perf record -g); false when it is only the sample's IP
   // (perf.data without PERF_SAMPLE_CALLCHAIN) or the source does not say.
   bool callchain = false;
+  // A dedupe key for the stack, 0 when the parser gives none. Within one parser's stream of
+  // events (one ParseSplit half is its own stream), two events with the same non-zero
+  // stack_id carry equal `stack`, `dropped_stack_ip`, `stack_recorded` and `callchain`, frame
+  // for frame, names included. So an analysis may keep what it derived from one stack (a
+  // folded name, report entries) under the id and reuse it for the next event that has the
+  // id, without looking at the frames again. The id says nothing about comm, pid, tid, name
+  // or period. perf.data: the raw callchain under the process' maps at the time; perf script
+  // text: the stack's lines byte for byte.
+  uint64_t stack_id = 0;
   // The views of `comm` and of every frame's symbol and dso stay valid and unchanged until
   // the parse ends (perf.data: symbol tables and interned names), so an analysis may keep
   // them without copying. False where they point into a reused line buffer (text formats).

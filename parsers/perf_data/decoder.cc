@@ -125,6 +125,7 @@ Event& Decoder::StartSampleEvent(int64_t ts_ns, int32_t cpu, int32_t pid, int32_
   e.stack = {};
   e.stack_recorded = false;
   e.callchain = callchain;
+  e.stack_id = 0;
   e.stable_views = false;
   e.info_text = {};
   e.dropped_stack_ip = {};
