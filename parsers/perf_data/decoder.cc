@@ -217,7 +217,7 @@ void Decoder::BuildStack(const ParsedSample& s, uint16_t misc, const EventAttr& 
 //     trampolines), and each generation is new at every record that changes those maps
 //     (MMAP/MMAP2, a FORK of a new process; module MMAP, KSYMBOL). A JIT map
 //     (/tmp/perf-PID.map) and a DSO's symbols load once, at their first lookup, and never
-//     change after: the Machine's per-address caches already rest on that. A stack whose
+//     change after (the Machine's kernel frame cache rests on that too). A stack whose
 //     building changed any maps (the first kernel frame loads kallsyms and extends the kernel
 //     map) is not memoized: its first frames saw other maps than its last.
 //   - the raw callchain, context markers included (which addresses are kernel, user, guest;
