@@ -91,7 +91,7 @@ ReportSink::ReportSink(ReportOptions opt) : opt_(std::move(opt)) {
   for (const std::string& s : opt_.symbols) symbols_.insert(s);
 }
 
-ReportSink::~ReportSink() = default;
+ReportSink::~ReportSink() { StopWorker(); }
 
 // As perf: Children only when the file has callchains, whatever the option says.
 bool ReportSink::children() const { return saw_callchain_ && opt_.children.value_or(true); }
@@ -184,14 +184,26 @@ absl::Status ReportSink::OnEvent(const Event& e) {
   }
   if (e.kind() == EventKind::kComm) {
     const Comm& c = std::get<Comm>(e.body);
-    thread_comm_[c.tid] = strings_.Intern(c.comm);
+    thread_comm_[c.tid] = thread_strings_.Intern(c.comm);
     return absl::OkStatus();
   }
   if (key_pid_) {
     std::string_view& last = thread_comm_[e.tid];
-    if (last != e.comm) last = strings_.Intern(e.comm);
+    if (last != e.comm) last = thread_strings_.Intern(e.comm);
   }
   Table& t = TableFor(e.name);
+  if (opt_.threads >= 2 && e.stable_views) {
+    Send(t, e);
+  } else {
+    if (pipe_) Drain();  // the worker's samples come first
+    Accumulate(t, e);
+  }
+  return absl::OkStatus();
+}
+
+// Everything a sample adds, from the fields the worker's copy keeps: comm, tid, cpu, period,
+// stack, dropped_stack_ip, stack_id, stable_views.
+void ReportSink::Accumulate(Table& t, const Event& e) {
   const uint64_t period = e.has_period ? e.period : 1;
   ++t.samples;
   t.period += period;
@@ -200,7 +212,7 @@ absl::Status ReportSink::OnEvent(const Event& e) {
   StackKey memo_key{0, e.stack_id};
   if (e.stack_id != 0) {
     memo_key.ctx = MemoContextOf(e);
-    if (AddRemembered(t, memo_key, period)) return absl::OkStatus();
+    if (AddRemembered(t, memo_key, period)) return;
   }
   static const Frame kNone{0, "[unknown]", "[unknown]"};
   const Frame& leaf = !e.stack.empty()              ? e.stack[0]
@@ -243,7 +255,6 @@ absl::Status ReportSink::OnEvent(const Event& e) {
     }
   }
   if (e.stack_id != 0) RememberStack(t, memo_key, self_id);
-  return absl::OkStatus();
 }
 
 uint64_t ReportSink::MemoContextOf(const Event& e) {

@@ -40,10 +40,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "core/batch_pipe.h"
 #include "core/intern.h"
 #include "core/sink.h"
 
@@ -74,6 +76,9 @@ struct ReportOptions {
   bool relative = false;  // --percentage relative: percent of the filtered total
   // -F: exactly these columns (keys in it become the sort keys). Empty: the default layout.
   std::vector<Column> fields;
+  // >= 2: samples with stable views (perf.data) are accumulated on a worker thread while the
+  // parser decodes the next ones (report_worker.cc); the output is the same.
+  int threads = 1;
 };
 
 // Parses a --sort / -F list ("comm,dso,sym", "overhead,sample,sym"); false on an unknown name
@@ -181,6 +186,8 @@ class ReportSink final : public EventSink {
         .WithStacks();
   }
   absl::Status OnEvent(const Event& e) override;
+  // Waits for the worker (options().threads >= 2) to add every sample.
+  absl::Status Finish() override;
 
   // Children/Self columns: the option, else whether any sample had a callchain.
   bool children() const;
@@ -201,6 +208,29 @@ class ReportSink final : public EventSink {
 
  private:
   Table& TableFor(std::string_view name);
+  // Adds sample `e` to table `t` (on the worker when there is one).
+  void Accumulate(Table& t, const Event& e);
+
+  // The worker (report_worker.cc): samples with their frames copied, in batches.
+  struct QueuedSample {
+    Table* table;
+    std::string_view comm;
+    int32_t tid, cpu;
+    uint64_t period, stack_id;
+    bool has_period;
+    uint32_t frames, stack_n, dropped_n;  // at frames: stack_n stack frames, dropped_n dropped
+  };
+  struct Batch {
+    std::vector<QueuedSample> samples;
+    std::vector<Frame> frames;
+  };
+  // Queues `e` for the worker, starting it first.
+  void Send(Table& t, const Event& e);
+  // Waits until the worker has added every queued sample.
+  void Drain();
+  // Stops the worker after the queued samples.
+  void StopWorker();
+  void WorkerLoop();
   // The context id of this sample's comm/tid/cpu (stable views only).
   uint64_t ContextOf(const Event& e);
   // The context id for the stack memo: ContextOf, by the interned comm when views are not
@@ -259,6 +289,11 @@ class ReportSink final : public EventSink {
   StackMemo* memo_ = nullptr;                      // this sample's thread's
   std::vector<uint32_t> ids_;                      // this sample's entries, leaf first
   std::vector<uint32_t> added_;                    // the entries it added Children to
+  // The calling thread's: thread comms (thread_comm_'s views), the worker's queue.
+  Interner thread_strings_;
+  std::unique_ptr<BatchPipe<Batch>> pipe_;
+  std::unique_ptr<Batch> batch_;
+  std::thread worker_;
 };
 
 // Rows of a table in perf's order (Children then Self, or Self, descending; ties by the sort

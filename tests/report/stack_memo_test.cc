@@ -1,6 +1,7 @@
 // ReportSink's stack memo (Event::stack_id, core/event.h): a stream of samples with stack ids
 // must report exactly what the same stream with the ids zeroed reports, for every --sort and
-// both modes, with stable views (perf.data) and without (text inputs).
+// both modes, with stable views (perf.data) and without (text inputs). And its worker thread
+// (ReportOptions::threads 2) must report what one thread reports.
 #include <sstream>
 
 #include "analyses/report/report.h"
@@ -33,12 +34,13 @@ std::vector<Stack> Stacks() {
 
 // One stream: each stack under several comms, threads and cpus, in an interleaved order, with
 // the ids or without.
-std::string Report(const ReportOptions& o, bool with_ids, bool stable) {
+// `mixed`: every fifth sample without stable views (the worker drains before it).
+std::string Report(const ReportOptions& o, bool with_ids, bool stable, bool mixed = false) {
   std::vector<Stack> stacks = Stacks();
   std::vector<Frame> dropped_frames = {{0xffffffff81000020ull, "[unknown]", "[unknown]", -1}};
   const std::string comms[] = {"alpha", "beta"};
   ReportSink s(o);
-  for (int round = 0; round < 3; ++round) {
+  for (int round = 0; round < 120; ++round) {  // 2880 samples: more than one batch
     for (size_t i = 0; i < 24; ++i) {
       const Stack& st = stacks[(i * 7 + round) % stacks.size()];
       Event e;
@@ -52,9 +54,9 @@ std::string Report(const ReportOptions& o, bool with_ids, bool stable) {
       e.period = 10 + i + 100 * round;
       e.has_period = true;
       e.stack_id = with_ids ? st.id : 0;
-      e.stable_views = stable;
+      e.stable_views = stable && !(mixed && i % 5 == 2);
       e.body = tk::Sample{};
-      if (stable) {
+      if (e.stable_views) {
         e.stack = absl::MakeConstSpan(st.frames);
         e.comm = comms[(i / 3) % 2];
       } else {
@@ -64,6 +66,7 @@ std::string Report(const ReportOptions& o, bool with_ids, bool stable) {
       EXPECT_TRUE(s.OnEvent(e).ok());
     }
   }
+  EXPECT_TRUE(s.Finish().ok());
   std::ostringstream out;
   s.WriteText(out);
   return out.str();
@@ -87,6 +90,26 @@ TEST(StackMemo, SameReportAsWithoutIds) {
         // Not vacuous: the stream makes rows in both tables.
         EXPECT_NE(want.find("of event 'faults'"), std::string::npos) << want;
         EXPECT_NE(want.find("of event 'cycles'"), std::string::npos) << want;
+      }
+    }
+  }
+}
+
+TEST(ReportWorker, TwoThreadsReportWhatOneDoes) {
+  for (bool children : {true, false}) {
+    for (const auto& sort : std::vector<std::vector<Key>>{{Key::kComm, Key::kDso, Key::kSym},
+                                                          {Key::kPid, Key::kCpu}}) {
+      ReportOptions o;
+      o.children = children;
+      o.sort = sort;
+      o.show_nr_samples = true;
+      const std::string want = Report(o, true, true);
+      o.threads = 2;
+      for (bool with_ids : {true, false}) {
+        for (bool mixed : {false, true}) {
+          EXPECT_EQ(Report(o, with_ids, true, mixed), want)
+              << "children " << children << " ids " << with_ids << " mixed " << mixed;
+        }
       }
     }
   }
