@@ -184,6 +184,7 @@ void Machine::OnFork(int32_t pid, int32_t tid, int32_t ppid, int32_t ptid, bool 
     auto src = procs_.find(ppid);
     auto copy = std::make_unique<Proc>();
     if (src != procs_.end() && src->second) copy->maps = src->second->maps;
+    copy->generation = ++generations_;
     procs_[pid] = std::move(copy);  // may rehash: `src` is not used after this
     last_pid_ = -2;
   }
@@ -238,7 +239,7 @@ void Machine::OnMmap(int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
     }
     if (!build_id.empty()) AddBuildId(d->kind == kKernel ? kKernelName : filename, build_id, d->kind == kKernel);
     InsertMap(kernel_maps_, Map{start, end, pgoff, d});
-    kernel_frames_.clear();
+    NewGeneration(kernel_frames_, &kernel_generation_);
     return;
   }
   std::string name(filename);
@@ -258,7 +259,7 @@ void Machine::OnMmap(int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
   auto& proc = procs_[pid];
   if (!proc) proc = std::make_unique<Proc>();
   InsertMap(proc->maps, Map{start, end, pgoff, GetDso(name, kind)});
-  proc->frames.clear();
+  NewGeneration(proc->frames, &proc->generation);
   last_pid_ = -2;
 }
 
@@ -266,7 +267,7 @@ void Machine::OnKsymbol(uint64_t addr, uint64_t len, std::string_view name, bool
   if (unregister) {
     auto it = kernel_maps_.find(addr);
     if (it != kernel_maps_.end() && it->second.dso->kind == kKsym) kernel_maps_.erase(it);
-    kernel_frames_.clear();
+    NewGeneration(kernel_frames_, &kernel_generation_);
     return;
   }
   if (FindMap(kernel_maps_, addr)) return;  // inside the kernel image: kallsyms names it
@@ -278,7 +279,7 @@ void Machine::OnKsymbol(uint64_t addr, uint64_t len, std::string_view name, bool
     d->loaded = true;
   }
   InsertMap(kernel_maps_, Map{addr, addr + len, 0, d});
-  kernel_frames_.clear();
+  NewGeneration(kernel_frames_, &kernel_generation_);
 }
 
 std::string Machine::BuildIdPath(const std::string& id, std::string_view file) const {
@@ -382,7 +383,7 @@ void Machine::ExtendKernelMap() {
     m.start = syms.front().start;
     m.end = syms.back().end;
     InsertMap(kernel_maps_, m);
-    kernel_frames_.clear();
+    NewGeneration(kernel_frames_, &kernel_generation_);
     return;
   }
 }
