@@ -5,7 +5,8 @@
 #   bench/report_measure.sh [FILE] [N]   (FILE default: build/bench-inputs/perf-a-g.data from
 #                                         bench/make-inputs.sh; a `perf record -a -g` file)
 #
-# Rows: report children (tk report / perf report --children -g none), flat (--no-children),
+# Rows: report children (tk report / perf report --children -g none), the same with tk
+# --threads 1, flat (--no-children),
 # then tiny inputs: testdata/report/cxx.data with its shipped ELF and kallsyms, and
 # testdata/perf_data/z.data (no build ids: the host's kernel symbols). Targets: children 10x,
 # flat 2x, tiny inputs <= 15 ms.
@@ -41,6 +42,8 @@ compare() {
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ -e "$file" ]; then
   compare children "$tk report $file" "perf report --stdio --children -g none -i $file"
+  # One thread: no reading thread, no report worker (tk's --threads 2 default on 2 CPUs).
+  compare child-t1 "$tk report --threads 1 $file" "perf report --stdio --children -g none -i $file"
   compare flat "$tk report --no-children $file" "perf report --stdio --no-children -g none -i $file"
 else
   echo "no $file (bench/make-inputs.sh records it)"

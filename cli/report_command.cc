@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "core/absl_compat.h"
+#include "core/run_settings.h"
 
 namespace tk::cli {
 namespace {
@@ -89,6 +90,7 @@ int RunReport(int argc, char** argv) {
   ro.dsos = SplitList(dsos);
   ro.symbols = SplitList(symbols);
   ro.relative = percentage == "relative";
+  ro.threads = DefaultThreads();  // --threads: a worker adds the samples
 
   if (format == "top") {
     analyses::report::TopSink top;

@@ -99,11 +99,18 @@ absl::Status ProfileBuilder::OnEvent(const Event& e) {
   if (e.pid == e.tid && e.pid >= 0) process_comm_[e.pid] = thread_comm;
   auto pc = process_comm_.find(e.pid);
   const bool java = e.comm == "java";
-  key_.locs.clear();
-  for (size_t i = 0, end; i < e.stack.size(); i = end) {
-    end = InlineGroupEnd(e.stack, i);
-    uint32_t l = LocationOf(e.stack.subspan(i, end - i), java);
-    if (!locs_[l].functions.empty()) key_.locs.push_back(l);  // fold skips these frames
+  // A stack seen before (Event::stack_id: the same frames) has the same locations.
+  auto known = e.stack_id != 0 ? stack_locs_.find({e.stack_id, java}) : stack_locs_.end();
+  if (known != stack_locs_.end()) {
+    key_.locs = known->second;
+  } else {
+    key_.locs.clear();
+    for (size_t i = 0, end; i < e.stack.size(); i = end) {
+      end = InlineGroupEnd(e.stack, i);
+      uint32_t l = LocationOf(e.stack.subspan(i, end - i), java);
+      if (!locs_[l].functions.empty()) key_.locs.push_back(l);  // fold skips these frames
+    }
+    if (e.stack_id != 0) stack_locs_.try_emplace({e.stack_id, java}, key_.locs);
   }
   if (key_.locs.empty()) return absl::OkStatus();
   ++dsos_[locs_[key_.locs[0]].mapping].leaf_samples;

@@ -30,6 +30,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -109,6 +110,8 @@ class ProfileBuilder final : public EventSink {
   std::vector<Loc> locs_;
   absl::flat_hash_map<std::string_view, uint32_t> function_index_;
   std::vector<std::string_view> functions_;
+  // {Event::stack_id, java} -> the stack's locations (key_.locs): one per distinct stack.
+  absl::flat_hash_map<std::pair<uint64_t, bool>, std::vector<uint32_t>> stack_locs_;
   absl::node_hash_map<SampleKey, Agg> samples_by_key_;  // pointer-stable: sample_order_
   std::vector<const SampleKey*> sample_order_;
   SampleKey key_;  // scratch

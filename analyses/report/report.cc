@@ -91,7 +91,7 @@ ReportSink::ReportSink(ReportOptions opt) : opt_(std::move(opt)) {
   for (const std::string& s : opt_.symbols) symbols_.insert(s);
 }
 
-ReportSink::~ReportSink() = default;
+ReportSink::~ReportSink() { StopWorker(); }
 
 // As perf: Children only when the file has callchains, whatever the option says.
 bool ReportSink::children() const { return saw_callchain_ && opt_.children.value_or(true); }
@@ -184,18 +184,36 @@ absl::Status ReportSink::OnEvent(const Event& e) {
   }
   if (e.kind() == EventKind::kComm) {
     const Comm& c = std::get<Comm>(e.body);
-    thread_comm_[c.tid] = strings_.Intern(c.comm);
+    thread_comm_[c.tid] = thread_strings_.Intern(c.comm);
     return absl::OkStatus();
   }
   if (key_pid_) {
     std::string_view& last = thread_comm_[e.tid];
-    if (last != e.comm) last = strings_.Intern(e.comm);
+    if (last != e.comm) last = thread_strings_.Intern(e.comm);
   }
   Table& t = TableFor(e.name);
+  if (opt_.threads >= 2 && e.stable_views) {
+    Send(t, e);
+  } else {
+    if (pipe_) Drain();  // the worker's samples come first
+    Accumulate(t, e);
+  }
+  return absl::OkStatus();
+}
+
+// Everything a sample adds, from the fields the worker's copy keeps: comm, tid, cpu, period,
+// stack, dropped_stack_ip, stack_id, stable_views.
+void ReportSink::Accumulate(Table& t, const Event& e) {
   const uint64_t period = e.has_period ? e.period : 1;
   ++t.samples;
   t.period += period;
   ++sample_no_;
+  const bool children = opt_.children != false;
+  StackKey memo_key{0, e.stack_id};
+  if (e.stack_id != 0) {
+    memo_key.ctx = MemoContextOf(e);
+    if (AddRemembered(t, memo_key, period)) return;
+  }
   static const Frame kNone{0, "[unknown]", "[unknown]"};
   const Frame& leaf = !e.stack.empty()              ? e.stack[0]
                       : !e.dropped_stack_ip.empty() ? e.dropped_stack_ip[0]
@@ -203,7 +221,6 @@ absl::Status ReportSink::OnEvent(const Event& e) {
   const bool kernel = IsKernelFrame(leaf);  // the sample's mode
   const uint64_t ctx = e.stable_views ? ContextOf(e) : 0;
   const size_t n = e.stack.size();
-  const bool children = opt_.children != false;
   // Entries from the outermost frame in: the memo's first, then by lookup. A frame outside
   // every map takes the sample's level: [k] under a kernel leaf even for a user address, as
   // perf 6.1 prints it (tests/report/parity_test.cc, a.data).
@@ -221,19 +238,59 @@ absl::Status ReportSink::OnEvent(const Event& e) {
   self.self_period += period;
   ++self.self_samples;
   if (n >= 2) saw_callchain_ = true;
-  if (!children) return absl::OkStatus();
-  if (same < n && e.stable_views) Remember(e, t, ctx, kernel, same, ids_);
-  if (n == 0) {
-    self.children_period += period;
-    self.last_sample = sample_no_;
+  added_.clear();
+  if (children) {
+    if (same < n && e.stable_views) Remember(e, t, ctx, kernel, same, ids_);
+    if (n == 0) {
+      self.children_period += period;
+      self.last_sample = sample_no_;
+      added_.push_back(self_id);
+    }
+    for (uint32_t id : ids_) {
+      Entry& en = t.entries[id];
+      if (en.last_sample == sample_no_) continue;  // recursion: once per sample
+      en.last_sample = sample_no_;
+      en.children_period += period;
+      added_.push_back(id);
+    }
   }
-  for (uint32_t id : ids_) {
-    Entry& en = t.entries[id];
-    if (en.last_sample == sample_no_) continue;  // recursion: once per sample
-    en.last_sample = sample_no_;
-    en.children_period += period;
+  if (e.stack_id != 0) RememberStack(t, memo_key, self_id);
+}
+
+uint64_t ReportSink::MemoContextOf(const Event& e) {
+  if (e.stable_views) return ContextOf(e);
+  ContextKey c{};
+  if (key_comm_) {
+    // Text inputs: the comm's view is a line buffer's; its interned copy is stable.
+    const std::string_view comm = strings_.Intern(e.comm);
+    c.comm = comm.data();
+    c.comm_len = static_cast<uint32_t>(comm.size());
   }
-  return absl::OkStatus();
+  if (key_pid_) c.tid = e.tid;
+  if (key_cpu_) c.cpu = e.cpu;
+  auto [it, added] = memo_contexts_.try_emplace(c, static_cast<uint32_t>(memo_contexts_.size()));
+  return uint64_t{1} << 63 | it->second;  // apart from ContextOf's ids
+}
+
+bool ReportSink::AddRemembered(Table& t, const StackKey& k, uint64_t period) {
+  auto it = t.stacks.find(k);
+  if (it == t.stacks.end()) return false;
+  const uint32_t* p = t.stack_ids.data() + it->second;
+  const uint32_t n = p[0];
+  Entry& self = t.entries[p[1]];
+  self.self_period += period;
+  ++self.self_samples;
+  for (const uint32_t* id = p + 2; id != p + 2 + n; ++id) t.entries[*id].children_period += period;
+  return true;
+}
+
+// The sample's Self entry and the entries it added Children to (added_, each once).
+void ReportSink::RememberStack(Table& t, const StackKey& k, uint32_t self_id) {
+  if (t.stack_ids.size() >= kMaxMemoIds) return;
+  if (!t.stacks.try_emplace(k, static_cast<uint32_t>(t.stack_ids.size())).second) return;
+  t.stack_ids.push_back(static_cast<uint32_t>(added_.size()));
+  t.stack_ids.push_back(self_id);
+  t.stack_ids.insert(t.stack_ids.end(), added_.begin(), added_.end());
 }
 
 size_t ReportSink::SameOuterFrames(const Event& e, const Table& t, uint64_t ctx, bool kernel) {
@@ -279,19 +336,24 @@ bool ReportSink::Kept(const Entry& en) const {
 
 namespace {
 
+// Interned views: equal content is one view, so equal pointers compare equal at once.
+int CompareInterned(std::string_view a, std::string_view b) {
+  return a.data() == b.data() && a.size() == b.size() ? 0 : a.compare(b);
+}
+
 // Perf's order among rows of equal values: the sort keys ascending.
 bool KeysLess(const std::vector<Key>& keys, const Entry* a, const Entry* b) {
   for (Key k : keys) {
     int c = 0;
     switch (k) {
       case Key::kComm:
-        c = a->comm.compare(b->comm);
+        c = CompareInterned(a->comm, b->comm);
         break;
       case Key::kPid:
         c = a->tid < b->tid ? -1 : a->tid > b->tid;
         break;
       case Key::kDso:
-        c = a->dso.compare(b->dso);
+        c = CompareInterned(a->dso, b->dso);
         break;
       case Key::kSym:
         if (a->sym.empty() != b->sym.empty()) {
@@ -299,7 +361,7 @@ bool KeysLess(const std::vector<Key>& keys, const Entry* a, const Entry* b) {
         } else if (a->sym.empty()) {
           c = a->addr < b->addr ? -1 : a->addr > b->addr;
         } else {
-          c = a->sym.compare(b->sym);
+          c = CompareInterned(a->sym, b->sym);
           if (c == 0) c = a->addr < b->addr ? -1 : a->addr > b->addr;  // static twins
         }
         break;

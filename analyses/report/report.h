@@ -24,6 +24,13 @@
 // builds the content key. A thread's next sample mostly repeats its outer frames: those
 // (same views and ip as the thread's previous sample) take the previous sample's entries
 // without a probe. Recursion is counted once by a per-entry "last sample" stamp.
+//
+// Repeated stacks: a sample whose parser gives a stack_id (core/event.h: the same id means
+// the same frames) is looked up by {context, stack_id} in its table's stack memo. A hit is
+// the entry list the first sample of that stack and context made (its Self entry, then every
+// entry it added Children to, each once), so the sample costs one probe and a few adds, and
+// its frames are not read. The memo holds one list per distinct {context, stack}, at most
+// kMaxMemoIds ids per table; past that, new stacks take the frame path.
 #ifndef TK_ANALYSES_REPORT_REPORT_H_
 #define TK_ANALYSES_REPORT_REPORT_H_
 
@@ -33,10 +40,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "core/batch_pipe.h"
 #include "core/intern.h"
 #include "core/sink.h"
 
@@ -67,6 +76,9 @@ struct ReportOptions {
   bool relative = false;  // --percentage relative: percent of the filtered total
   // -F: exactly these columns (keys in it become the sort keys). Empty: the default layout.
   std::vector<Column> fields;
+  // >= 2: samples with stable views (perf.data) are accumulated on a worker thread while the
+  // parser decodes the next ones (report_worker.cc); the output is the same.
+  int threads = 1;
 };
 
 // Parses a --sort / -F list ("comm,dso,sym", "overhead,sample,sym"); false on an unknown name
@@ -136,13 +148,30 @@ struct EntryKey {
   }
 };
 
+// A stack under a context (comm/tid/cpu as the sort keys use them): Event::stack_id.
+struct StackKey {
+  uint64_t ctx;
+  uint64_t stack_id;
+  bool operator==(const StackKey&) const = default;
+  template <typename H>
+  friend H AbslHashValue(H h, const StackKey& k) {
+    return H::combine(std::move(h), k.ctx, k.stack_id);
+  }
+};
+
 struct Table {
   std::string event;
   uint64_t samples = 0, period = 0;
   std::vector<Entry> entries;
   absl::flat_hash_map<EntryKey, uint32_t> index;     // content key -> entries[i]
   absl::flat_hash_map<FrameKey, uint32_t> fast;      // stable views -> entries[i]
+  // The stack memo: {context, stack_id} -> offset in stack_ids of [n, self, n children ids].
+  absl::flat_hash_map<StackKey, uint32_t> stacks;
+  std::vector<uint32_t> stack_ids;
 };
+
+// The stack memo's size limit per table (ids, 4 bytes each).
+inline constexpr size_t kMaxMemoIds = size_t{16} << 20;
 
 class ReportSink final : public EventSink {
  public:
@@ -157,6 +186,8 @@ class ReportSink final : public EventSink {
         .WithStacks();
   }
   absl::Status OnEvent(const Event& e) override;
+  // Waits for the worker (options().threads >= 2) to add every sample.
+  absl::Status Finish() override;
 
   // Children/Self columns: the option, else whether any sample had a callchain.
   bool children() const;
@@ -177,8 +208,38 @@ class ReportSink final : public EventSink {
 
  private:
   Table& TableFor(std::string_view name);
+  // Adds sample `e` to table `t` (on the worker when there is one).
+  void Accumulate(Table& t, const Event& e);
+
+  // The worker (report_worker.cc): samples with their frames copied, in batches.
+  struct QueuedSample {
+    Table* table;
+    std::string_view comm;
+    int32_t tid, cpu;
+    uint64_t period, stack_id;
+    bool has_period;
+    uint32_t frames, stack_n, dropped_n;  // at frames: stack_n stack frames, dropped_n dropped
+  };
+  struct Batch {
+    std::vector<QueuedSample> samples;
+    std::vector<Frame> frames;
+  };
+  // Queues `e` for the worker, starting it first.
+  void Send(Table& t, const Event& e);
+  // Waits until the worker has added every queued sample.
+  void Drain();
+  // Stops the worker after the queued samples.
+  void StopWorker();
+  void WorkerLoop();
   // The context id of this sample's comm/tid/cpu (stable views only).
   uint64_t ContextOf(const Event& e);
+  // The context id for the stack memo: ContextOf, by the interned comm when views are not
+  // stable (those ids are the memo's own; frames never key by them).
+  uint64_t MemoContextOf(const Event& e);
+  // The sample of a remembered stack: its Self and Children adds. False when not remembered.
+  bool AddRemembered(Table& t, const StackKey& k, uint64_t period);
+  // Remembers the entries this sample added to (added_), under its stack_id.
+  void RememberStack(Table& t, const StackKey& k, uint32_t self_id);
   // The entry of frame `f` for this sample (context `ctx`), created on first use.
   uint32_t EntryFor(Table& t, uint64_t ctx, const Event& e, const Frame& f, bool kernel);
   uint32_t SlowEntry(Table& t, const Event& e, const Frame& f, bool kernel);
@@ -218,6 +279,8 @@ class ReportSink final : public EventSink {
   absl::flat_hash_map<ContextKey, uint32_t> contexts_;
   ContextKey last_context_{};
   uint64_t last_context_id_ = ~0ull;
+  // MemoContextOf for non-stable views: by interned comm, ids above every ContextOf id's range.
+  absl::flat_hash_map<ContextKey, uint32_t> memo_contexts_;
   uint64_t lost_samples_ = 0;
   bool saw_callchain_ = false;
   absl::flat_hash_set<std::string_view> comms_, dsos_, symbols_;
@@ -225,6 +288,12 @@ class ReportSink final : public EventSink {
   absl::flat_hash_map<int32_t, StackMemo> memos_;  // by tid
   StackMemo* memo_ = nullptr;                      // this sample's thread's
   std::vector<uint32_t> ids_;                      // this sample's entries, leaf first
+  std::vector<uint32_t> added_;                    // the entries it added Children to
+  // The calling thread's: thread comms (thread_comm_'s views), the worker's queue.
+  Interner thread_strings_;
+  std::unique_ptr<BatchPipe<Batch>> pipe_;
+  std::unique_ptr<Batch> batch_;
+  std::thread worker_;
 };
 
 // Rows of a table in perf's order (Children then Self, or Self, descending; ties by the sort
