@@ -9,7 +9,12 @@
 // BM_TkReportFixture     `tk report` on testdata/report/cxx.data with its shipped ELF and
 //                        kallsyms (--symfs, --kallsyms, no host files)
 // BM_TkReportHost        `tk report` on testdata/perf_data/z.data (no build ids: host kallsyms)
+// BM_TkReportHostNoKernel  the same without the host's kernel symbols (--no-host-kallsyms):
+//                        the difference is what loading them costs
 // BM_PerfReportFixture   anchor: `perf report --stdio` on the same cxx.data and files
+// BM_PerfReportHost      anchor: `perf report --stdio` on z.data (perf reads /proc/kallsyms)
+// Wall time per process here; bench/startup_measure.sh gives task-clock (CPU of all threads)
+// and the host files each symbolizing command reads.
 #include <unistd.h>
 
 #include <cstdio>
@@ -80,6 +85,15 @@ void BM_TkReportHost(benchmark::State& s) {
   tk::bench::RunShell(s, tk::bench::TkBinary() + " report " + Src("testdata/perf_data/z.data") +
                              " > /dev/null 2>&1");
 }
+void BM_TkReportHostNoKernel(benchmark::State& s) {
+  tk::bench::RunShell(s, tk::bench::TkBinary() + " report --no-host-kallsyms " +
+                             Src("testdata/perf_data/z.data") + " > /dev/null 2>&1");
+}
+void BM_PerfReportHost(benchmark::State& s) {
+  if (!tk::bench::RequireTool(s, "perf")) return;
+  tk::bench::RunShell(s, "PERF_CONFIG=/dev/null perf report --stdio -i " +
+                             Src("testdata/perf_data/z.data") + " > /dev/null 2>&1");
+}
 void BM_PerfReportFixture(benchmark::State& s) {
   if (!tk::bench::RequireTool(s, "perf")) return;
   tk::bench::RunShell(s, "PERF_CONFIG=/dev/null perf --buildid-dir /nonexistent report --stdio" +
@@ -93,6 +107,8 @@ BENCHMARK(BM_TkHelp)->Unit(benchmark::kMillisecond)->Iterations(20);
 BENCHMARK(BM_TkReportFixture)->Unit(benchmark::kMillisecond)->Iterations(20);
 BENCHMARK(BM_PerfReportFixture)->Unit(benchmark::kMillisecond)->Iterations(20);
 BENCHMARK(BM_TkReportHost)->Unit(benchmark::kMillisecond)->Iterations(20);
+BENCHMARK(BM_TkReportHostNoKernel)->Unit(benchmark::kMillisecond)->Iterations(20);
+BENCHMARK(BM_PerfReportHost)->Unit(benchmark::kMillisecond)->Iterations(20);
 
 }  // namespace
 

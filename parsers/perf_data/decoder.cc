@@ -53,8 +53,11 @@ void Decoder::Refresh() {
   // Kernel symbols load on another thread while the first records are read, once an event
   // that samples the kernel is known: a file's header has every build id; a pipe's attrs come
   // first and its build ids usually last (the Machine reloads if they change the choice).
-  // PrefetchKernel starts at most one load.
-  if (wants_.stacks()) {
+  // PrefetchKernel starts at most one load. A file of less than kPrefetchKernelMin bytes of
+  // records (issue 16's startup) loads them on its first kernel frame instead: no overlap
+  // worth having, and a file none of whose samples names a kernel address reads no kallsyms.
+  constexpr uint64_t kPrefetchKernelMin = 1 << 20;
+  if (wants_.stacks() && (meta_.data_size == 0 || meta_.data_size >= kPrefetchKernelMin)) {
     for (const EventInfo& ev : meta_.events) {
       if (!ev.attr.exclude_kernel()) {
         machine_.PrefetchKernel();

@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -90,27 +92,43 @@ bool ParseLine(std::string_view line, KallsymsLine* l) {
   return true;
 }
 
-// The common line, 16 lowercase hex digits (as every 64-bit kernel prints them), in one pass
-// over the digits; false for anything else, which ParseLine then decides. A third of the
-// cost of the general path on 120k-line files.
-bool FastLine(const char* p, const char* nl, KallsymsLine* l) {
-  if (nl - p < 19 || p[16] != ' ' || p[18] != ' ') return false;
-  uint64_t v = 0;
-  for (int i = 0; i < 16; ++i) {
-    const unsigned c = static_cast<unsigned char>(p[i]);
-    unsigned d;
-    if (c - '0' < 10) {
-      d = c - '0';
-    } else if (c - 'a' < 6) {
-      d = c - 'a' + 10;
-    } else {
-      return false;
-    }
-    v = v << 4 | d;
+// 8 lowercase hex digits (the first in the lowest byte of `x`, as loaded from memory on a
+// little-endian host) to their value, all bytes at once; false when a byte is not [0-9a-f].
+[[gnu::always_inline]] inline bool Hex8(uint64_t x, uint32_t* out) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+  if (x & kHigh) return false;
+  // Each byte < 0x80: adding (0x80 - lo) sets its high bit iff byte >= lo, adding
+  // (0x7f - hi) iff byte > hi; no carry crosses a byte.
+  auto in = [&](uint64_t lo, uint64_t hi) {
+    return (x + (0x80 - lo) * kOnes) & ~(x + (0x7f - hi) * kOnes) & kHigh;
+  };
+  if ((in('0', '9') | in('a', 'f')) != kHigh) return false;
+  // '0'-'9' are 0x30-0x39, 'a'-'f' 0x61-0x66: the low nibble, plus 9 for a letter (bit 6).
+  uint64_t v = (x & 0x0f0f0f0f0f0f0f0full) + ((x >> 6) & kOnes) * 9;
+  // Pack the nibbles, most significant (lowest byte) first: pairs, then quads, then eights.
+  v = ((v & 0x00ff00ff00ff00ffull) << 4) | ((v >> 8) & 0x00ff00ff00ff00ffull);
+  v = ((v & 0x0000ffff0000ffffull) << 8) | ((v >> 16) & 0x0000ffff0000ffffull);
+  *out = static_cast<uint32_t>(((v & 0xffff) << 16) | ((v >> 32) & 0xffff));
+  return true;
+}
+
+// The common line, 16 lowercase hex digits (as every 64-bit kernel prints them), one space,
+// the type, one space: its address and type, with the name left to the caller (who finds the
+// line's end). False for anything else, which ParseLine then decides. `p` has at least 19
+// bytes.
+[[gnu::always_inline]] inline bool FastHead(const char* p, KallsymsLine* l) {
+  if (p[16] != ' ' || p[18] != ' ' || p[17] == '\n') return false;
+  uint64_t a, b;
+  std::memcpy(&a, p, 8);
+  std::memcpy(&b, p + 8, 8);
+  if constexpr (std::endian::native == std::endian::big) {
+    a = __builtin_bswap64(a);
+    b = __builtin_bswap64(b);
   }
-  l->addr = v;
+  uint32_t hi, lo;
+  if (!Hex8(a, &hi) || !Hex8(b, &lo)) return false;
+  l->addr = uint64_t{hi} << 32 | lo;
   l->type = p[17];
-  l->name = std::string_view(p + 19, static_cast<size_t>(nl - p - 19));
   return true;
 }
 
@@ -125,9 +143,9 @@ std::optional<KallsymsLine> ParseKallsymsLine(std::string_view line) {
 namespace {
 
 // Up to `n` bytes from the start of `path` in one read(2) (a /proc file formats only those).
-std::string Head(const char* path, size_t n) {
+std::string Head(const std::string& path, size_t n) {
   std::string out(n, '\0');
-  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return "";
   ssize_t got;
   do {
@@ -139,8 +157,8 @@ std::string Head(const char* path, size_t n) {
 }
 
 // The boot time in seconds since the epoch (/proc/stat's "btime N"), 0 when unknown.
-int64_t BootTime() {
-  std::string stat = Head("/proc/stat", 1 << 16);
+int64_t BootTime(const std::string& proc) {
+  std::string stat = Head(proc + "/stat", 1 << 16);
   size_t at = stat.find("\nbtime ");
   if (at == std::string::npos) return 0;
   return std::strtoll(stat.c_str() + at + 7, nullptr, 10);
@@ -148,15 +166,15 @@ int64_t BootTime() {
 
 }  // namespace
 
-bool IsCurrentKallsymsCopy(const std::string& copy) {
+bool IsCurrentKallsymsCopy(const std::string& copy, const std::string& proc) {
   struct stat st;
   if (::stat(copy.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return false;
-  const int64_t boot = BootTime();
+  const int64_t boot = BootTime(proc);
   if (boot == 0 || st.st_mtim.tv_sec < boot) return false;
-  if (!Head("/proc/modules", 1).empty()) return false;
-  std::string live = Head("/proc/kallsyms", 4096);
+  if (!Head(proc + "/modules", 1).empty()) return false;
+  std::string live = Head(proc + "/kallsyms", 4096);
   live.resize(live.rfind('\n') == std::string::npos ? 0 : live.rfind('\n') + 1);
-  return !live.empty() && Head(copy.c_str(), live.size()) == live;
+  return !live.empty() && Head(copy, live.size()) == live;
 }
 
 absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path) {
@@ -166,42 +184,90 @@ absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path) {
   return ParseKallsyms(text, std::move(buf), path);
 }
 
-absl::StatusOr<KernelSymbols> ParseKallsyms(std::string_view text, std::shared_ptr<const void> buf,
-                                            std::string_view name_for_errors) {
-  const std::string path(name_for_errors);
-  // All symbols (module ones keep their "\t[mod]" suffix) go into one table first: the end
-  // of the last kernel symbol before a module's depends on seeing both (symbols__fixup_end).
-  SymbolTable all;
-  all.Reserve(text.size() / 40);  // ~44 bytes a line on x86_64 6.x
-  KernelSymbols ks;
-  uint64_t n = 0;
-  bool nonzero = false;
+namespace {
+
+// Calls `kept(line)` for each symbol of `text` LoadKallsyms keeps (perf's types, a name, not
+// a "$x" mapping symbol), in file order; `refs` (when not null) gets _text and _stext.
+template <typename Fn>
+void ForEachKept(std::string_view text, std::map<std::string, uint64_t, std::less<>>* refs,
+                 Fn&& kept) {
   const char* p = text.data();
   const char* const end = p + text.size();
   while (p < end) {
-    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
-    if (!nl) nl = end;
     KallsymsLine l;
-    const bool ok = FastLine(p, nl, &l) ||
-                    ParseLine(std::string_view(p, static_cast<size_t>(nl - p)), &l);
+    const char* nl;
+    bool ok;
+    if (end - p >= 19 && FastHead(p, &l)) {
+      // No newline before the name: the head is hex digits, spaces and the type.
+      nl = static_cast<const char*>(std::memchr(p + 19, '\n', static_cast<size_t>(end - p - 19)));
+      if (!nl) nl = end;
+      l.name = std::string_view(p + 19, static_cast<size_t>(nl - p - 19));
+      ok = true;
+    } else {
+      nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+      if (!nl) nl = end;
+      ok = ParseLine(std::string_view(p, static_cast<size_t>(nl - p)), &l);
+    }
     p = nl + 1;
     if (!ok) continue;
-    if ((l.type == 'T' || l.type == 't') && (l.name == "_text" || l.name == "_stext")) {
-      ks.ref_symbols.emplace(l.name, l.addr);
+    if (refs && (l.type == 'T' || l.type == 't') && (l.name == "_text" || l.name == "_stext")) {
+      refs->emplace(l.name, l.addr);
     }
     if (!Wanted(l.type) || l.name.empty() || l.name[0] == '$') continue;
-    all.AddView(l.addr, 0, l.name, BindingOf(l.type), false);
+    kept(l);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<KernelSymbols> ParseKallsyms(std::string_view text, std::shared_ptr<const void> buf,
+                                            std::string_view name_for_errors) {
+  const std::string path(name_for_errors);
+  // perf sorts all symbols, module ones with their "\t[mod]" suffix, in one table: the end of
+  // the last kernel symbol before a module's depends on seeing both (symbols__fixup_end).
+  // When every module symbol lies above every kernel one (x86_64's layout), that table is
+  // the kernel's symbols followed by the modules', and the last kernel symbol ends where the
+  // last of a table does (RoundUp4k(start) + 4096, the same as RoundUp4k(start + 4096) of
+  // the rule before a module's): each part is finalized on its own, and the kernel's ~120k
+  // symbols without reading their names again. Otherwise (arm64 puts modules below the
+  // kernel; a "]" name without a module tab), the text is read again into one table.
+  KernelSymbols ks;
+  SymbolTable kernel, mods;
+  kernel.Reserve(text.size() / 40);  // ~44 bytes a line on x86_64 6.x
+  uint64_t n = 0, kernel_max = 0, mod_min = ~uint64_t{0};
+  bool nonzero = false, together = false;
+  ForEachKept(text, &ks.ref_symbols, [&](const KallsymsLine& l) {
     ++n;
     nonzero |= l.addr != 0;
-  }
+    if (!IsModuleSymbol(l.name)) {
+      kernel.AddView(l.addr, 0, l.name, BindingOf(l.type), false);
+      kernel_max = std::max(kernel_max, l.addr);
+      return;
+    }
+    together |= l.name.find('\t') == std::string_view::npos;
+    mods.AddView(l.addr, 0, l.name, BindingOf(l.type), false);
+    mod_min = std::min(mod_min, l.addr);
+  });
   if (n == 0) return absl::InvalidArgumentError(absl::StrCat(path, ": no symbols in kallsyms file"));
   if (!nonzero) {
     return absl::InvalidArgumentError(absl::StrCat(
         path, ": every kallsyms address is 0 (hidden by kptr_restrict: copy it as root)"));
   }
-  all.Finalize(true);
-  SplitModules(all, &ks);  // the kernel's table is final already
-  ks.kernel = std::move(all);
+  if (mods.size() > 0 && (together || mod_min <= kernel_max)) {
+    SymbolTable all;
+    all.Reserve(n);
+    ForEachKept(text, nullptr, [&](const KallsymsLine& l) {
+      all.AddView(l.addr, 0, l.name, BindingOf(l.type), false);
+    });
+    all.Finalize(true);
+    SplitModules(all, &ks);  // what is left is the kernel's, final already
+    kernel = std::move(all);
+  } else {
+    kernel.Finalize(false);
+    mods.Finalize(false);
+    SplitModules(mods, &ks);
+  }
+  ks.kernel = std::move(kernel);
   ks.kernel.KeepAlive(buf);
   for (auto& [name, table] : ks.modules) {
     table.KeepAlive(buf);

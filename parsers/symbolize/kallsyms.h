@@ -10,7 +10,6 @@
 
 #include <map>
 #include <memory>
-#include <string_view>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,7 +39,9 @@ absl::StatusOr<KernelSymbols> ParseKallsyms(std::string_view text, std::shared_p
 // after /proc/stat's btime), the same first page (same KASLR offset and core kernel), and no
 // loadable modules (/proc/modules absent or empty: their symbols come and go with them). BPF
 // programs loaded since the copy are not in it; perf.data names them by KSYMBOL records.
-bool IsCurrentKallsymsCopy(const std::string& copy);
+// `proc` is where the host's stat, modules and kallsyms are read ("/proc"; tests give a
+// directory of fakes).
+bool IsCurrentKallsymsCopy(const std::string& copy, const std::string& proc = "/proc");
 
 // One line of a kallsyms file, "ffffffff81000000 T _text": the address (1 to 16 hex digits),
 // one space, the type letter, one space, the name (with "\t[module]" for a module's symbol;

@@ -335,19 +335,20 @@ std::unique_ptr<Machine::KernelLoad> Machine::LoadFirstKallsyms(
 
 void Machine::PrefetchKernel() {
   if (kernel_loaded_ || kernel_prefetch_.valid()) return;
-  prefetched_candidates_ = KernelCandidates();
+  prefetched_build_id_ = kernel_build_id_;
   kernel_prefetch_ = std::async(std::launch::async, &Machine::LoadFirstKallsyms,
-                                prefetched_candidates_, opts_.kallsyms);
+                                KernelCandidates(), opts_.kallsyms);
 }
 
 void Machine::LoadKernel() {
   kernel_loaded_ = true;
-  std::vector<std::string> candidates = KernelCandidates();
   std::unique_ptr<KernelLoad> r;
-  if (kernel_prefetch_.valid() && candidates == prefetched_candidates_) {
+  // The candidates depend on the options and the kernel's build id only: the same id, the
+  // same choice (without reading the host's files again).
+  if (kernel_prefetch_.valid() && kernel_build_id_ == prefetched_build_id_) {
     r = kernel_prefetch_.get();
   } else {
-    r = LoadFirstKallsyms(candidates, opts_.kallsyms);
+    r = LoadFirstKallsyms(KernelCandidates(), opts_.kallsyms);
   }
   for (std::string& n : r->notes) AddNote(std::move(n));
   if (r->ks) {

@@ -169,7 +169,7 @@ class Machine {
   bool kernel_loaded_ = false;
   struct KernelState;
   std::unique_ptr<KernelState> kernel_;
-  std::vector<std::string> prefetched_candidates_;
+  std::string prefetched_build_id_;  // kernel_build_id_ when the prefetch chose its candidates
   std::future<std::unique_ptr<KernelLoad>> kernel_prefetch_;  // joined by LoadKernel or the destructor
   std::vector<std::string> notes_;
   std::string host_vdso_;  // a temporary copy of this process's vdso, removed at the end

@@ -20,15 +20,19 @@
 //    tracefs events/enable 0 and tracing_on 1 — also when a recording is killed midway.
 // Skips (with the reason) when not root or when a script exits 77; mounts tracefs itself when
 // it is not mounted (tests/support/tracefs.h).
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -85,6 +89,7 @@ ScriptResult RunScript(const std::string& script, const std::string& outdir,
     setpgid(0, 0);
     if (!freopen("/dev/null", "w", stdout) || !freopen(err_path.c_str(), "w", stderr)) _exit(127);
     for (const std::string& e : env) putenv(const_cast<char*>(e.c_str()));
+    putenv(const_cast<char*>("TK_TRACEFS_LOCKED=1"));  // lib-record.sh: the caller holds it
     std::string path = SourcePath(script);
     execl(path.c_str(), path.c_str(), outdir.c_str(), static_cast<char*>(nullptr));
     _exit(127);
@@ -108,16 +113,39 @@ ScriptResult RunScript(const std::string& script, const std::string& outdir,
   ScriptResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.killed = killed;
-  // The script runs as a child of `flock` holding the lock: once the lock is free, its
-  // EXIT trap is done (flock itself may die first when signalled).
-  if (std::system("flock -w 120 /tmp/tk-tracefs.lock true") != 0) {
-    ADD_FAILURE() << "tracefs lock still held 120 s after " << script;
-  }
+  // The script itself is the child (the test holds the tracefs lock, TracefsLock): once it
+  // is reaped, its EXIT trap is done.
   r.err = ReadFile(err_path);
   std::error_code ec;
   fs::remove(err_path, ec);
   return r;
 }
+
+// /tmp/tk-tracefs.lock, the lock every tracefs session on this machine takes (lib-record.sh,
+// helpers recording by hand), held by a LiveRecord test from before its tracefs snapshot to
+// after its leftover checks: another session's enabled events, buffer size or options seen
+// in between would fail them (the scripts alone took it only around the recording).
+class TracefsLock {
+ public:
+  TracefsLock() {
+    fd_ = ::open("/tmp/tk-tracefs.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd_ < 0) return;
+    int rc;
+    while ((rc = ::flock(fd_, LOCK_EX)) != 0 && errno == EINTR) {
+    }
+    locked_ = rc == 0;
+  }
+  ~TracefsLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  TracefsLock(const TracefsLock&) = delete;
+  TracefsLock& operator=(const TracefsLock&) = delete;
+  bool held() const { return locked_; }
+
+ private:
+  int fd_ = -1;
+  bool locked_ = false;
+};
 
 // Leftovers of the record scripts, as readable messages (empty when clean).
 std::vector<std::string> SystemLeftovers() {
@@ -156,6 +184,8 @@ class LiveRecord : public ::testing::Test {
     std::string why = CannotRecord();
     if (!why.empty()) GTEST_SKIP() << why;
     ASSERT_FALSE(dir_.path().empty()) << "mkdtemp failed";
+    lock_ = std::make_unique<TracefsLock>();
+    ASSERT_TRUE(lock_->held()) << "cannot lock /tmp/tk-tracefs.lock";
     tracefs_before_ = TracefsSettings();
   }
   // Runs a record script; skips on exit 77, fails on anything but 0.
@@ -190,6 +220,7 @@ class LiveRecord : public ::testing::Test {
   std::string tracefs_before_;
 
   TempDir dir_;
+  std::unique_ptr<TracefsLock> lock_;  // released after TearDown's checks
 };
 
 TEST_F(LiveRecord, IolatPerfDataAndTraceDatOfOneRunAgree) {

@@ -7,6 +7,7 @@
 // StopsAtMaxStack: user-space frames are named (perf 6.1's timehist ignores MMAP2 and prints
 // [unknown]) and a chain has at most --max-stack functions (perf: the first N+2 frames less
 // the scheduler's, so N+1 or N+2 when fewer than two scheduler frames are among them).
+#include <cctype>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -34,10 +35,10 @@ std::vector<std::string> Args(std::vector<std::string> flags, const std::string&
 
 struct Case {
   std::vector<std::string> flags;
-  const char* expected;
+  std::string expected;
   bool stdin_too;
 };
-const Case kCases[] = {
+const Case kFixedCases[] = {
     {{}, "testdata/sched/perf.chain.timehist.txt", true},
     {{"-g"}, "testdata/sched/perf.chain.timehist-call-graph.txt", true},
     {{"--no-call-graph"}, "testdata/sched/perf.chain.timehist-no-call-graph.txt", true},
@@ -48,15 +49,46 @@ const Case kCases[] = {
     {{"-n", "-V"}, "testdata/sched/perf.chain.timehist-n-V.txt", false},
     {{"-M", "-S"}, "testdata/sched/perf.chain.timehist-M-S.txt", false},
     {{"-I", "-S"}, "testdata/sched/perf.chain.timehist-I-S.txt", false},
-    {{"-p", "26769", "-C", "1"}, "testdata/sched/perf.chain.timehist-p26769-C1.txt", false},
-    {{"--time", "25165.5915,25165.5920"}, "testdata/sched/perf.chain.timehist-time.txt", true},
 };
 
+// Timehist rows of an output: "   25165.589578 [0000]  comm[tid] ..." lines.
+size_t TimehistRows(const std::string& text) {
+  size_t rows = 0;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) {
+    size_t at = l.find_first_not_of(' ');
+    rows += at != std::string::npos && std::isdigit(static_cast<unsigned char>(l[at])) &&
+            l.find(" [", at) != std::string::npos;
+  }
+  return rows;
+}
+
+// The cases whose flags record-chain.sh derives from the recording (a pid, a CPU, a time
+// window): testdata/sched/chain.derived-args, "SUFFIX FLAG..." a line; --time also from stdin.
+std::vector<Case> DerivedCases() {
+  std::vector<Case> cases;
+  std::istringstream in(ReadFile(SourcePath("testdata/sched/chain.derived-args")));
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::string suffix;
+    words >> suffix;
+    Case c{{}, "testdata/sched/perf.chain.timehist" + suffix + ".txt", suffix == "-time"};
+    for (std::string w; words >> w;) c.flags.push_back(w);
+    cases.push_back(c);
+  }
+  return cases;
+}
+
 TEST(SchedChain, CompatIsPerf61ByteForByte) {
-  for (const Case& c : kCases) {
+  std::vector<Case> cases(std::begin(kFixedCases), std::end(kFixedCases));
+  const std::vector<Case> derived = DerivedCases();
+  ASSERT_EQ(derived.size(), 2u) << "chain.derived-args: the -p/-C and --time cases";
+  cases.insert(cases.end(), derived.begin(), derived.end());
+  for (const Case& c : cases) {
     std::vector<std::string> flags = {"--compat", "perf-6.1"};
     flags.insert(flags.end(), c.flags.begin(), c.flags.end());
     const std::string want = ReadFile(SourcePath(c.expected));
+    EXPECT_GT(TimehistRows(want), 0u) << c.expected << ": an empty reference checks nothing";
     RunResult r = RunTk(Args(flags, SourcePath(kData)));
     ASSERT_EQ(r.exit_code, 0) << c.expected << r.err;
     EXPECT_EQ(r.out, want) << c.expected << "\n" << UnifiedDiff(want, r.out);

@@ -183,6 +183,8 @@ TEST(Kallsyms, FastAndGeneralLinesAgree) {
 
 // perf's cache copy of this host's kallsyms stands for /proc/kallsyms only while it is
 // current: a fresh copy is, one with another first page or written before this boot is not.
+// This host's /proc (skipped with loadable modules); kallsyms_test.cc checks every rule on a
+// fake /proc on any host.
 TEST(Kallsyms, CurrentHostCopy) {
   std::ifstream live("/proc/kallsyms");
   std::string text((std::istreambuf_iterator<char>(live)), std::istreambuf_iterator<char>());
