@@ -19,6 +19,10 @@ struct PerfScriptOptions {
   // files: drop pages already parsed from the process (MADV_DONTNEED) every few MiB, so the
   // resident size of a 1 GB file stays small. Never set it for Input::FromString memory.
   bool release_parsed_pages = false;
+  // Mapped input: reuse the frames parsed from a stack block whose bytes were seen before
+  // (stack_cache.h) and give events their block's Event::stack_id. Off: every block is parsed
+  // and stack_id stays 0 (tests compare the two).
+  bool stack_cache = true;
 };
 
 std::unique_ptr<Parser> NewPerfScriptParser(const ParseOptions& opts);
