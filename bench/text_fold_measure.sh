@@ -2,7 +2,10 @@
 # Issue 16's text fold targets as whole processes: `tk fold --threads 1`, `tk fold --threads 2`
 # and stackcollapse-perf.pl on the same `perf script` text, alternating, N runs each (default
 # 5); medians of wall, CPU (user+sys) and peak RSS, MB/s of the file by wall and by CPU, and
-# the ratios to perl. Also checks that the three outputs are byte-identical.
+# the ratios to perl. Checks that 1 and 2 threads give the same bytes, and counts the lines in
+# which tk and perl differ (docs/fold.md lists where and why; e.g. ":-1 -1" headers).
+# $TK_BEFORE (optional): another tk binary (e.g. main's) timed in the same loop, and its
+# output compared with this tk's.
 #
 #   bench/text_fold_measure.sh [FILE] [N]
 #     FILE default /work/bench-inputs/perf-a-g-150m.txt (bench/make-text-fold-input.sh)
@@ -26,8 +29,9 @@ run() {
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 col() { printf '%s\n' "${@:2}" | cut -d' ' -f"$1" | median; }
 echo "file: $file ($mb MB), $n runs each, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-t1=() t2=() p=()
+t1=() t2=() p=() b=()
 for _ in $(seq "$n"); do
+  if [ -n "${TK_BEFORE:-}" ]; then out=$tmp/before b+=("$(run "$TK_BEFORE" fold --threads 1 "$file")"); fi
   out=$tmp/tk1 t1+=("$(run "$tk" fold --threads 1 "$file")")
   out=$tmp/tk2 t2+=("$(run "$tk" fold --threads 2 "$file")")
   if [ -r "$pl" ]; then out=$tmp/pl p+=("$(run perl "$pl" "$file")"); fi
@@ -40,13 +44,17 @@ row() {
     "$name" "$w" "$c" "$r" "$(echo "$mb / ($w + 0.0001)" | bc -l)" \
     "$(echo "$mb / ($c + 0.0001)" | bc -l)"
 }
+if [ ${#b[@]} -gt 0 ]; then
+  row "before, 1 thread" "${b[@]}"
+  cmp -s "$tmp/tk1" "$tmp/before" && echo "tk and \$TK_BEFORE: identical" || echo "tk and \$TK_BEFORE: DIFFER"
+fi
 row "tk --threads 1" "${t1[@]}"
 row "tk --threads 2" "${t2[@]}"
 cmp -s "$tmp/tk1" "$tmp/tk2" && echo "tk 1 and 2 threads: identical" || echo "tk 1 and 2 threads: DIFFER"
 if [ ${#p[@]} -gt 0 ]; then
   row stackcollapse "${p[@]}"
-  cmp -s "$tmp/tk1" "$tmp/pl" && echo "tk and stackcollapse-perf.pl: identical" \
-    || echo "tk and stackcollapse-perf.pl: DIFFER"
+  echo "tk and stackcollapse-perf.pl: $(diff "$tmp/tk1" "$tmp/pl" | grep -c '^[<>]' || true)" \
+    "differing lines of $(wc -l < "$tmp/pl") (docs/fold.md's deviations)"
   pc=$(col 2 "${p[@]}") pw=$(col 1 "${p[@]}")
   for k in 1 2; do
     eval "arr=(\"\${t$k[@]}\")"

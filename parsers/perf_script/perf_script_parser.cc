@@ -114,6 +114,7 @@ class PerfScriptParser final : public Parser {
         if (block_.bytes.data() && pending_ &&
             t.line.data() == block_.bytes.data() + block_.bytes.size()) {
           RememberStack();
+          LookAhead();
         }
         block_ = {};
         return Flush();
@@ -143,8 +144,8 @@ class PerfScriptParser final : public Parser {
   absl::Status LookUpStack() {
     std::string_view rest = tok_->unread();
     StackCache::Key key;
-    if (rest.data() == next_.bytes.data() && next_.bytes.data()) {
-      key = next_;  // found and hashed by PrefetchNext
+    if (ahead_[0].header && rest.data() == ahead_[0].key.bytes.data()) {
+      key = ahead_[0].key;  // found, hashed and prefetched by LookAhead
     } else {
       size_t len = finder_.BlockLength(rest);
       if (len == std::string_view::npos || len > StackCache::kMaxBlock) return absl::OkStatus();
@@ -160,32 +161,56 @@ class PerfScriptParser final : public Parser {
     frame_lines_ = e->lines;
     ev_.callchain = e->callchain;
     ev_.stack_id = e->id;
-    ev_.stack = cache_.Frames(*e);
+    cache_.CopyFrames(*e, key.bytes.data(), &frames_);
     ev_.stack_recorded = true;
     blank_ended_ = true;
-    PrefetchNext();
+    LookAhead();
     return Flush();
   }
 
-  // After a known block: the next event's block (after the header line that follows),
-  // hashed now and its cache slot prefetched, so its lookup does not wait for memory.
-  void PrefetchNext() {
-    std::string_view rest = tok_->unread();
-    const void* nl = std::memchr(rest.data(), '\n', std::min<size_t>(rest.size(), 4096));
-    next_ = {};
-    if (!nl || rest[0] == '\t' || rest[0] == '\n') return;  // not a header line
-    rest.remove_prefix(static_cast<const char*>(nl) - rest.data() + 1);
+  // A block found ahead of the parse: the header line it follows, and its key.
+  struct Ahead {
+    const char* header = nullptr;  // null: none
+    StackCache::Key key;
+  };
+  // The stack block after the line at `h` when that may be a header line.
+  Ahead BlockAfter(const char* h, const char* end) {
+    Ahead a;
+    if (h >= end || *h == '\t' || *h == '\n') return a;
+    const void* nl = std::memchr(h, '\n', std::min<size_t>(end - h, 4096));
+    if (!nl) return a;
+    const char* b = static_cast<const char*>(nl) + 1;
+    std::string_view rest(b, static_cast<size_t>(end - b));
     size_t len = finder_.BlockLength(rest);
-    if (len == std::string_view::npos || len > StackCache::kMaxBlock) return;
-    next_ = StackCache::Key(rest.substr(0, len));
-    cache_.Prefetch(next_);
+    if (len == std::string_view::npos || len > StackCache::kMaxBlock) return a;
+    a.header = h;
+    a.key = StackCache::Key(rest.substr(0, len));
+    return a;
+  }
+  // At the end of an event: the next event's block (ahead_[0], hashed and its slot fetched
+  // one event ago) gets its bytes fetched, the one after (ahead_[1]) is hashed and its slot
+  // fetched; so a lookup finds what it reads in the CPU caches.
+  void LookAhead() {
+    std::string_view rest = tok_->unread();
+    const char* next = rest.data();
+    const char* end = next + rest.size();
+    if (ahead_[1].header && ahead_[1].header == next) {
+      ahead_[0] = ahead_[1];
+      cache_.PrefetchBytes(ahead_[0].key);
+    } else {
+      ahead_[0] = BlockAfter(next, end);
+      if (ahead_[0].header) cache_.PrefetchSlot(ahead_[0].key);
+    }
+    ahead_[1] = {};
+    if (!ahead_[0].header) return;
+    ahead_[1] = BlockAfter(ahead_[0].key.bytes.data() + ahead_[0].key.bytes.size() + 1, end);
+    if (ahead_[1].header) cache_.PrefetchSlot(ahead_[1].key);
   }
 
   void RememberStack() {
     if (!block_clean_) return;
     if (const StackCache::Entry* e = cache_.Add(block_, frames_, ev_.callchain)) {
       ev_.stack_id = e->id;
-      ev_.stack = cache_.Frames(*e);
     }
   }
 
@@ -290,7 +315,7 @@ class PerfScriptParser final : public Parser {
       }
     }
     if (!mask_.Has(ev_.kind())) return absl::OkStatus();
-    if (ev_.stack_id == 0) ev_.stack = absl::MakeConstSpan(frames_);
+    ev_.stack = absl::MakeConstSpan(frames_);
     return sink_->OnEvent(ev_);
   }
 
@@ -322,7 +347,7 @@ class PerfScriptParser final : public Parser {
   // The event's stack block when it was not in the cache (bytes.data() null otherwise),
   // and whether its lines so far parsed with nothing to report.
   StackCache::Key block_;
-  StackCache::Key next_;  // the next event's block, when PrefetchNext found it
+  Ahead ahead_[2];  // the next two events' blocks (LookAhead)
   bool block_clean_ = false;
   Arena arena_;
   tp_text::TracepointTextDecoder tp_;

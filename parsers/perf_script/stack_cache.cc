@@ -35,17 +35,16 @@ const char* FindDoubleNewline(const char* p, const char* e) {
 size_t BlockFinder::BlockLength(std::string_view rest) {
   const char* p = rest.data();
   if (!rest.empty() && *p == '\n') return 0;
-  if (blank_ && p < blank_) {
-    // The pair found last starts at or after `p` (p is not the blank line itself) and no
-    // pair lies between: it is the first from `p` too.
-    return static_cast<size_t>(blank_ - p);
+  if (from_ && p >= from_) {
+    // The first pair from from_ is the first from p too when p is before it (p is not the
+    // blank line itself, tested above); none from from_, none from p.
+    if (none_) return std::string_view::npos;
+    if (p < blank_) return static_cast<size_t>(blank_ - p);
   }
-  if (none_) return std::string_view::npos;
+  from_ = p;
   const char* q = FindDoubleNewline(p, p + rest.size());
-  if (!q) {
-    none_ = true;  // nor after any later position
-    return std::string_view::npos;
-  }
+  none_ = q == nullptr;
+  if (none_) return std::string_view::npos;
   blank_ = q + 1;
   return static_cast<size_t>(blank_ - p);
 }
@@ -53,7 +52,8 @@ size_t BlockFinder::BlockLength(std::string_view rest) {
 const StackCache::Entry* StackCache::Add(const Key& k, absl::Span<const Frame> frames,
                                          bool callchain) {
   const std::string_view block = k.bytes;
-  const size_t cost = block.size() + frames.size() * sizeof(Frame) + sizeof(Entry) + 32;
+  const size_t record = frames.size() * sizeof(KeptFrame) + block.size();
+  const size_t cost = record + sizeof(Slot) * 2 + 8;
   if (block.size() > kMaxBlock || held_ + cost > kMaxBytes) return nullptr;
   auto inside = [&](std::string_view v) {
     return v.empty() || (v.data() >= block.data() &&
@@ -62,26 +62,56 @@ const StackCache::Entry* StackCache::Add(const Key& k, absl::Span<const Frame> f
   for (const Frame& f : frames) {
     if (!inside(f.symbol) || !inside(f.dso)) return nullptr;  // not views of the block
   }
-  Key copy = k;
-  copy.bytes = bytes_.Copy(block);
-  const std::string_view key = copy.bytes;
-  auto rebase = [&](std::string_view v) {
-    return v.empty() ? std::string_view()
-                     : std::string_view(key.data() + (v.data() - block.data()), v.size());
+  char* mem = bytes_.Allocate(record, alignof(KeptFrame));
+  auto* kept = reinterpret_cast<KeptFrame*>(mem);
+  char* bytes = mem + frames.size() * sizeof(KeptFrame);
+  if (!block.empty()) std::memcpy(bytes, block.data(), block.size());
+  auto at = [&](std::string_view v) {
+    return static_cast<uint16_t>(v.empty() ? 0 : v.data() - block.data());
   };
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const Frame& f = frames[i];
+    kept[i] = KeptFrame{f.ip, f.sym_offset, at(f.symbol), static_cast<uint16_t>(f.symbol.size()),
+                        at(f.dso), static_cast<uint16_t>(f.dso.size())};
+  }
   Entry e;
-  e.id = index_.size() + 1;
-  e.first_frame = static_cast<uint32_t>(frames_.size());
+  e.record = kept;
+  e.bytes = bytes;
+  e.id = size_ + 1;
   e.frames = static_cast<uint32_t>(frames.size());
   e.lines = static_cast<uint32_t>(std::count(block.begin(), block.end(), '\n'));
   e.callchain = callchain;
-  for (Frame f : frames) {
-    f.symbol = rebase(f.symbol);
-    f.dso = rebase(f.dso);
-    frames_.push_back(f);
-  }
   held_ += cost;
-  return &index_.emplace(copy, e).first->second;
+  if (2 * (size_ + 1) > slots_.size()) Grow();
+  size_t i = k.hash & mask_;
+  while (slots_[i].entry.bytes) i = (i + 1) & mask_;  // the block is not in the table (Find)
+  slots_[i] = Slot{k.hash, static_cast<uint32_t>(block.size()), e};
+  ++size_;
+  return &slots_[i].entry;
+}
+
+void StackCache::Grow() {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(old.empty() ? 4096 : 2 * old.size(), Slot{});
+  mask_ = slots_.size() - 1;
+  for (const Slot& s : old) {
+    if (!s.entry.bytes) continue;
+    size_t i = s.hash & mask_;
+    while (slots_[i].entry.bytes) i = (i + 1) & mask_;
+    slots_[i] = s;
+  }
+}
+
+void StackCache::CopyFrames(const Entry& e, const char* block, std::vector<Frame>* out) const {
+  for (uint32_t i = 0; i < e.frames; ++i) {
+    const KeptFrame& k = e.record[i];
+    Frame f;
+    f.ip = k.ip;
+    f.sym_offset = k.sym_offset;
+    if (k.symbol_len) f.symbol = std::string_view(block + k.symbol_at, k.symbol_len);
+    if (k.dso_len) f.dso = std::string_view(block + k.dso_at, k.dso_len);
+    out->push_back(f);
+  }
 }
 
 }  // namespace tk::parsers::perf_script

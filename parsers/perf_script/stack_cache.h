@@ -17,10 +17,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -32,37 +33,52 @@ namespace tk::parsers::perf_script {
 // The first "\n\n" at or after `p` (before `e`): a pointer to its first '\n', or nullptr.
 const char* FindDoubleNewline(const char* p, const char* e);
 
-// Finds the block that follows each header line, scanning each byte of the text at most
-// once however the events end (text without blank lines costs one scan, not one per event).
+// Finds the block that follows each header line, scanning each byte of the text once when
+// the calls come at increasing positions, however the events end (text without blank lines
+// costs one scan, not one per event).
 class BlockFinder {
  public:
-  // `rest` is what follows a header line (after its "\n"), in the same text for every call,
-  // at increasing positions. Returns the length of the stack block (its lines with their
-  // "\n"; 0 when the header is followed by the blank line), so that rest[length] is the '\n'
-  // of the blank line; npos when no "\n\n" follows.
+  // `rest` is what follows a header line (after its "\n"), in the same text for every call.
+  // Returns the length of the stack block (its lines with their "\n"; 0 when the header is
+  // followed by the blank line), so that rest[length] is the '\n' of the blank line; npos
+  // when no "\n\n" follows.
   size_t BlockLength(std::string_view rest);
 
  private:
-  const char* blank_ = nullptr;  // the blank line ('\n') last found, or the text's end
-  bool none_ = false;            // no "\n\n" after blank_'s search start
+  // The last search: from `from_` the first blank line ('\n' of "\n\n", second byte) is at
+  // `blank_`, or there is none (`none_`).
+  const char* from_ = nullptr;
+  const char* blank_ = nullptr;
+  bool none_ = false;
 };
 
 class StackCache {
  public:
   // Blocks longer than this are not cached (a pathological input, not a stack).
-  static constexpr size_t kMaxBlock = 64 << 10;
+  static constexpr size_t kMaxBlock = (64 << 10) - 1;
   // Bytes kept for blocks and their frames' names before the cache stops growing.
   static constexpr size_t kMaxBytes = 64 << 20;
 
+  // A frame as kept: its views as offsets into the block.
+  struct KeptFrame {
+    uint64_t ip;
+    int64_t sym_offset;
+    uint16_t symbol_at, symbol_len, dso_at, dso_len;
+  };
   struct Entry {
-    uint64_t id;           // Event::stack_id, from 1
-    uint32_t first_frame;  // in frames_
+    // The record: `frames` KeptFrames, then the block's bytes (one run of memory, fetched
+    // together). Null in an empty slot.
+    const KeptFrame* record;
+    const char* bytes;
+    uint64_t id;  // Event::stack_id, from 1
     uint32_t frames;
     uint32_t lines;  // lines of the block (without the blank line)
     bool callchain;
   };
 
-  // A block's bytes and their hash, computed once for Prefetch and Find.
+  // A block's bytes and their hash (Abseil's: absl::Hash of a std::string_view falls back
+  // to libstdc++'s slower _Hash_bytes in Debian's Abseil), computed once for the prefetches
+  // and Find.
   struct Key {
     Key() = default;
     explicit Key(std::string_view b)
@@ -71,37 +87,55 @@ class StackCache {
     size_t hash = 0;
   };
 
-  // Starts loading what Find(key) will read (the cache is larger than the CPU caches: each
-  // lookup misses them); the parser asks for the next event's block while it still has this
-  // one's header to parse.
-  void Prefetch(const Key& key) const { index_.prefetch(key); }
+  // Lookups miss the CPU caches (the cache outgrows them), so the parser asks for an event's
+  // block ahead: PrefetchSlot two events before its Find, PrefetchBytes (which reads the slot
+  // fetched by then and fetches the block's bytes it holds) one event before.
+  void PrefetchSlot(const Key& key) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[key.hash & mask_]);
+  }
+  void PrefetchBytes(const Key& key) const {
+    if (slots_.empty()) return;
+    const Slot& s = slots_[key.hash & mask_];
+    if (s.entry.bytes && s.hash == key.hash) {
+      const char* p = reinterpret_cast<const char*>(s.entry.record);
+      const char* e = std::min(s.entry.bytes + s.len, p + 1024);
+      for (; p < e; p += 64) __builtin_prefetch(p);
+    }
+  }
   // The entry of a block with these bytes, or nullptr.
   const Entry* Find(const Key& key) const {
-    auto it = index_.find(key);
-    return it == index_.end() ? nullptr : &it->second;
+    if (slots_.empty()) return nullptr;
+    for (size_t i = key.hash & mask_;; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (!s.entry.bytes) return nullptr;
+      if (s.hash == key.hash && s.len == key.bytes.size() &&
+          std::memcmp(s.entry.bytes, key.bytes.data(), s.len) == 0) {
+        return &s.entry;
+      }
+    }
   }
   // Remembers `frames` parsed from `block` (their views point into it) and returns the entry,
   // or nullptr when the cache is full or the block too long.
   const Entry* Add(const Key& block, absl::Span<const Frame> frames, bool callchain);
-  absl::Span<const Frame> Frames(const Entry& e) const {
-    return absl::MakeConstSpan(frames_).subspan(e.first_frame, e.frames);
-  }
-  size_t size() const { return index_.size(); }
+  // Appends the entry's frames with their views into `block`, bytes equal to the entry's
+  // (the text just looked up: the sink then reads what is in the CPU caches).
+  void CopyFrames(const Entry& e, const char* block, std::vector<Frame>* out) const;
+  size_t size() const { return size_; }
 
  private:
-  // Abseil's hash of the bytes (absl::Hash of a std::string_view falls back to std::hash in
-  // Debian's Abseil: libstdc++'s slower _Hash_bytes).
-  struct KeyHash {
-    size_t operator()(const Key& k) const { return k.hash; }
+  // An open-addressing table (linear probing, at most half full) of its own, not
+  // absl::flat_hash_map: PrefetchBytes reads a slot without comparing keys. The entry is in
+  // the slot, so a hit reads the slot and the bytes only.
+  struct Slot {
+    uint64_t hash = 0;
+    uint32_t len = 0;
+    Entry entry{};  // entry.bytes in bytes_
   };
-  struct KeyEq {
-    bool operator()(const Key& a, const Key& b) const {
-      return a.hash == b.hash && a.bytes == b.bytes;
-    }
-  };
-  // Keys in bytes_; the entry in the slot, so that a hit reads the slot and the key only.
-  absl::flat_hash_map<Key, Entry, KeyHash, KeyEq> index_;
-  std::vector<Frame> frames_;
+  void Grow();
+
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;
+  size_t size_ = 0;
   Arena bytes_;  // never Reset
   size_t held_ = 0;
 };

@@ -217,6 +217,9 @@ TEST(StackCache, BlockFinderScansOnce) {
   EXPECT_EQ(f.BlockLength(t.substr(11)), 0u);  // "h\n" then blank
   EXPECT_EQ(f.BlockLength(t.substr(14)), std::string_view::npos);  // no blank line follows
   EXPECT_EQ(f.BlockLength(t.substr(17)), std::string_view::npos);
+  // Back to an earlier position (a look-ahead that was not taken): searched again.
+  EXPECT_EQ(f.BlockLength(t.substr(5)), 3u);
+  EXPECT_EQ(f.BlockLength(t.substr(14)), std::string_view::npos);
 }
 
 TEST(StackCache, AddCopiesAndCaps) {
@@ -234,8 +237,14 @@ TEST(StackCache, AddCopiesAndCaps) {
   block.assign(block.size(), '?');  // the cache kept its own bytes
   const StackCache::Entry* g = c.Find(StackCache::Key(copy));
   ASSERT_NE(g, nullptr);
-  EXPECT_EQ(c.Frames(*g)[0].symbol, "foo");
-  EXPECT_EQ(c.Frames(*g)[0].dso, "dso");
+  std::vector<Frame> moved;  // into the equal bytes looked up
+  c.CopyFrames(*g, copy.data(), &moved);
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].symbol.data(), copy.data() + 6);
+  EXPECT_EQ(moved[0].symbol, "foo");
+  EXPECT_EQ(moved[0].dso, "dso");
+  EXPECT_EQ(moved[0].ip, 0xffffu);
+  EXPECT_EQ(moved[0].sym_offset, f.sym_offset);
   EXPECT_EQ(c.Find(StackCache::Key(block)), nullptr);
   Frame outside;
   outside.symbol = "elsewhere";
