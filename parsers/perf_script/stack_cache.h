@@ -9,15 +9,18 @@
 //
 // Only blocks whose every line parsed cleanly, ended by an exact blank line ("\n", not a
 // blank "\r\n" or "  \n"), are kept: a block that made the parser report something is parsed
-// (and reported) again each time it occurs. The frames' views and the keys are copies in the
-// cache's own memory (a released page of the input is never read again). Memory grows with
-// the distinct stacks, up to kMaxBytes; after that new blocks are parsed every time.
+// (and reported) again each time it occurs. The cache keeps its own copy of each block (a
+// released page of the input is never read again) with its frames as offsets into it; a hit
+// hands the frames out as views into the text just looked up. Memory grows with the distinct
+// stacks, up to kMaxBytes; after that new blocks are parsed every time.
+//
+// Off by default (PerfScriptOptions::stack_cache): see docs/performance.md, "Text fold".
 #ifndef TK_PARSERS_PERF_SCRIPT_STACK_CACHE_H_
 #define TK_PARSERS_PERF_SCRIPT_STACK_CACHE_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <algorithm>
 #include <cstring>
 #include <string_view>
 #include <vector>

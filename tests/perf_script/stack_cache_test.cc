@@ -3,7 +3,10 @@
 // equal stacks.
 #include "parsers/perf_script/stack_cache.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -184,6 +187,34 @@ TEST(StackCache, SameBlockUnderDifferentEvents) {
   Result r = Compare(text);
   ASSERT_EQ(r.seen.size(), 8u);
   for (const Seen& s : r.seen) EXPECT_EQ(s.stack_id, r.seen[0].stack_id);
+}
+
+// Every recorded text, fuzz seed and (when present) stackcollapse corpus input, as it is and
+// twice over (so its stacks repeat), parses the same with the cache.
+TEST(StackCache, FixturesAndCorporaAgree) {
+  std::vector<std::string> dirs = {std::string(TK_SOURCE_DIR) + "/testdata/fold",
+                                   std::string(TK_SOURCE_DIR) + "/fuzz/corpus/perf_script",
+                                   std::string(TK_SOURCE_DIR) +
+                                       "/../shared/conformance/stackcollapse-perf/input"};
+  if (const char* d = std::getenv("TK_SHARED_DIR")) {
+    dirs.push_back(std::string(d) + "/conformance/stackcollapse-perf/input");
+  }
+  size_t files = 0;
+  for (const std::string& dir : dirs) {
+    std::error_code ec;
+    for (const auto& f : std::filesystem::directory_iterator(dir, ec)) {
+      if (!f.is_regular_file()) continue;
+      std::ifstream in(f.path(), std::ios::binary);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      std::string text = ss.str();
+      SCOPED_TRACE(f.path().string());
+      Compare(text);
+      Compare(text + text);
+      ++files;
+    }
+  }
+  EXPECT_GT(files, 5u);
 }
 
 TEST(StackCache, FindDoubleNewlineMatchesAPlainScan) {
