@@ -283,6 +283,7 @@ TEST(StackCache, AddCopiesAndCaps) {
   EXPECT_EQ(c.Add(StackCache::Key("\tother\n"), {&outside, 1}, true), nullptr);
   std::string huge(StackCache::kMaxBlock + 1, '\t');
   EXPECT_EQ(c.Add(StackCache::Key(huge), {}, false), nullptr);
+  EXPECT_EQ(c.size(), 1u);
 }
 
 }  // namespace
