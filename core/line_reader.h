@@ -22,6 +22,15 @@ class LineReader {
   bool Next(std::string_view* line);
   // 1-based number of the line last returned.
   uint64_t line_number() const { return line_no_; }
+  // The bytes not returned yet: all the rest of a mapped input; of a stream, what the buffer
+  // holds (possibly ending mid-line).
+  std::string_view unread() const { return data_; }
+  // Consumes the first `bytes` of unread(), which hold `lines` whole lines ("\n"-ended), as
+  // if Next() had returned them.
+  void Skip(size_t bytes, uint64_t lines) {
+    data_.remove_prefix(bytes);
+    line_no_ += lines;
+  }
   const absl::Status& status() const { return status_; }
 
  private:

@@ -23,13 +23,21 @@ inline constexpr std::string_view kBlanks = " \t\r";
 
 inline bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+// Hex digit values by byte, -1 for the rest (one load per digit, no compare chain).
+inline constexpr auto kHexDigitValue = [] {
+  struct Table {
+    int8_t v[256];
+  } t{};
+  for (int c = 0; c < 256; ++c) {
+    t.v[c] = c >= '0' && c <= '9'   ? static_cast<int8_t>(c - '0')
+             : c >= 'a' && c <= 'f' ? static_cast<int8_t>(c - 'a' + 10)
+             : c >= 'A' && c <= 'F' ? static_cast<int8_t>(c - 'A' + 10)
+                                    : int8_t{-1};
+  }
+  return t;
+}();
 // 0-15 for a hex digit, -1 for anything else.
-inline int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+inline int HexValue(char c) { return kHexDigitValue.v[static_cast<unsigned char>(c)]; }
 
 // The first non-blank at or after `p` (or `e`) / the first blank (or `e`). Eight bytes at a
 // time where eight remain (perf script pads its columns with runs of spaces): the lowest
@@ -120,10 +128,28 @@ inline std::string_view NextPiece(std::string_view* rest, std::string_view delim
 
 // A decimal integer that is the whole of `s`: digits, after a '-' for a signed T; no blanks,
 // no '+', at most `max`, no overflow ("007" is 7). On failure `*out` is unchanged.
+// Nearly every number of a text trace is a few plain digits, which cannot overflow T: they
+// take one loop; a sign or a longer number goes to from_chars (its general path cost a tenth
+// of the perf script header parse).
 template <typename T>
 bool ParseDecimal(std::string_view s, T* out,
                   std::type_identity_t<T> max = std::numeric_limits<T>::max()) {
   static_assert(std::is_integral_v<T>);
+  constexpr size_t kSafeDigits = std::numeric_limits<T>::digits10;
+  if (!s.empty() && s.size() <= kSafeDigits) {
+    uint64_t v = 0;
+    size_t i = 0;
+    for (; i < s.size(); ++i) {
+      unsigned d = static_cast<unsigned char>(s[i]) - unsigned{'0'};
+      if (d > 9) break;
+      v = v * 10 + d;
+    }
+    if (i == s.size()) {
+      if (static_cast<T>(v) > max) return false;
+      *out = static_cast<T>(v);
+      return true;
+    }
+  }
   T v{};
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 10);
   if (ec != std::errc() || end != s.data() + s.size() || s.empty() || v > max) return false;
@@ -131,11 +157,32 @@ bool ParseDecimal(std::string_view s, T* out,
   return true;
 }
 
-// Hex digits without "0x" that are the whole of `s` (at most 64 bits).
+// The hex digits (without "0x") at the start of [p, e), at most 16 of them: their value in
+// `*v`, and where they end (`p` when there are none).
+inline const char* ParseHexPrefix(const char* p, const char* e, uint64_t* v) {
+  uint64_t x = 0;
+  const char* q = p;
+  for (; q < e && q - p < 16; ++q) {
+    int d = HexValue(*q);
+    if (d < 0) break;
+    x = (x << 4) | static_cast<uint64_t>(d);
+  }
+  *v = x;
+  return q;
+}
+
+// Hex digits without "0x" that are the whole of `s` (at most 64 bits; more than 16 digits
+// only with leading zeros).
 inline bool ParseHex(std::string_view s, uint64_t* out) {
+  const char* e = s.data() + s.size();
   uint64_t v = 0;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
-  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return false;
+  if (s.empty()) return false;
+  if (s.size() <= 16) {
+    if (ParseHexPrefix(s.data(), e, &v) != e) return false;
+  } else {
+    auto [end, ec] = std::from_chars(s.data(), e, v, 16);
+    if (ec != std::errc() || end != e) return false;
+  }
   *out = v;
   return true;
 }

@@ -1,5 +1,6 @@
 // libFuzzer: arbitrary bytes through the perf script parser into a fold (and its output), as
-// `tk fold FILE` runs them. Also streamed in 509-byte reads (lines straddle them), which must fold the same.
+// `tk fold FILE` runs them. Also streamed in 509-byte reads (lines straddle them), and mapped
+// with the stack block cache on, which must fold the same.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -13,14 +14,16 @@
 
 namespace {
 
-std::string Fold(std::unique_ptr<tk::Input> in, bool tid) {
+std::string Fold(std::unique_ptr<tk::Input> in, bool tid, bool stack_cache = false) {
   tk::analyses::fold::FoldOptions fo;
   fo.include_tid = tid;
   fo.names.annotate_kernel = fo.names.annotate_jit = fo.names.include_addrs = tid;
   tk::analyses::fold::FoldSink sink(fo);
   std::ostringstream err, out;
   tk::Diagnostics diag("fuzz", &err);
-  auto parser = tk::parsers::perf_script::NewPerfScriptParser(tk::ParseOptions{});
+  tk::parsers::perf_script::PerfScriptOptions ps;
+  ps.stack_cache = stack_cache;
+  auto parser = tk::parsers::perf_script::NewPerfScriptParser(tk::ParseOptions{}, ps);
   absl::Status st = parser->Parse(*in, sink, diag);
   diag.PrintSummary();
   if (!st.ok()) return "error";
@@ -36,5 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string mapped = Fold(tk::Input::FromString(text), tid);
   std::string streamed = Fold(tk::Input::StreamFromString(text, 509), tid);
   if (mapped != streamed) std::abort();
+  // The stack block cache (off by default) must not change the fold either.
+  if (Fold(tk::Input::FromString(text), tid, true) != mapped) std::abort();
   return 0;
 }

@@ -13,20 +13,25 @@ namespace tk::parsers::perf_script {
 class Arena {
  public:
   std::string_view Copy(std::string_view s) {
-    if (s.size() > kBlock) {  // a huge line: its own block, freed at Reset
-      big_.emplace_back(new char[s.size()]);
-      std::memcpy(big_.back().get(), s.data(), s.size());
-      return {big_.back().get(), s.size()};
+    char* p = Allocate(s.size(), 1);
+    if (!s.empty()) std::memcpy(p, s.data(), s.size());
+    return {p, s.size()};
+  }
+  // `n` bytes at a multiple of `align` (at most 16), valid until Reset.
+  char* Allocate(size_t n, size_t align) {
+    if (n > kBlock) {  // a huge line: its own block, freed at Reset
+      big_.emplace_back(new char[n]);
+      return big_.back().get();
     }
-    if (blocks_.empty() || pos_ + s.size() > kBlock) {
+    pos_ = (pos_ + align - 1) & ~(align - 1);
+    if (blocks_.empty() || pos_ + n > kBlock) {
       if (!blocks_.empty()) ++block_;
       if (block_ == blocks_.size()) blocks_.emplace_back(new char[kBlock]);
       pos_ = 0;
     }
     char* p = blocks_[block_].get() + pos_;
-    if (!s.empty()) std::memcpy(p, s.data(), s.size());
-    pos_ += s.size();
-    return {p, s.size()};
+    pos_ += n;
+    return p;
   }
   void Reset() {
     block_ = 0;

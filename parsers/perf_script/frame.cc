@@ -2,8 +2,6 @@
 
 #include <string.h>
 
-#include <array>
-
 #include "core/strings.h"
 
 namespace tk::parsers::perf_script {
@@ -12,38 +10,13 @@ namespace {
 
 bool IsLowerHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f'); }
 
-// Hex digit values by byte, -1 for the rest (one load per digit, no compare chain).
-constexpr std::array<int8_t, 256> kHex = [] {
-  std::array<int8_t, 256> t{};
-  for (int c = 0; c < 256; ++c) {
-    t[c] = c >= '0' && c <= '9' ? c - '0'
-           : c >= 'a' && c <= 'f' ? c - 'a' + 10
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                  : -1;
-  }
-  return t;
-}();
-
-// Up to 16 hex digits from `p`: their value, and where they end (`p` when there are none).
-const char* Hex16(const char* p, const char* e, uint64_t* v) {
-  uint64_t x = 0;
-  const char* q = p;
-  for (; q < e && q - p < 16; ++q) {
-    int d = kHex[static_cast<unsigned char>(*q)];
-    if (d < 0) break;
-    x = (x << 4) | static_cast<uint64_t>(d);
-  }
-  *v = x;
-  return q;
-}
-
 // The address at the start of a frame line, after its blanks: up to 16 hex digits followed by
 // a blank or the end (what ParseHex of the first word accepts, without its general loop).
 // False for anything else, which the general path then decides.
 bool FastAddress(std::string_view line, uint64_t* ip, size_t* end) {
   const char* e = line.data() + line.size();
   const char* p = SkipBlanks(line.data(), e);
-  const char* q = Hex16(p, e, ip);
+  const char* q = ParseHexPrefix(p, e, ip);
   if (q == p || (q < e && !IsBlank(*q))) return false;
   *end = static_cast<size_t>(q - line.data());
   return true;
@@ -58,14 +31,9 @@ std::string_view StripOffset(std::string_view symbol, int64_t* offset) {
   size_t j = symbol.size();
   while (j > 0 && IsLowerHex(symbol[j - 1])) --j;
   if (j == symbol.size() || j < 3 || symbol.substr(j - 3, 3) != "+0x") return symbol;
-  if (offset) {
-    uint64_t v;
-    const char* e = symbol.data() + symbol.size();
-    if (Hex16(symbol.data() + j, e, &v) == e && v <= static_cast<uint64_t>(INT64_MAX)) {
-      *offset = static_cast<int64_t>(v);
-    } else if (ParseHex(symbol.substr(j), &v) && v <= static_cast<uint64_t>(INT64_MAX)) {
-      *offset = static_cast<int64_t>(v);  // more than 16 digits, leading zeros
-    }
+  uint64_t v;
+  if (offset && ParseHex(symbol.substr(j), &v) && v <= static_cast<uint64_t>(INT64_MAX)) {
+    *offset = static_cast<int64_t>(v);
   }
   return symbol.substr(0, j - 3);
 }

@@ -1,43 +1,25 @@
 #include "parsers/perf_script/header.h"
 
-#include <limits>
-
 #include "core/strings.h"
 #include "core/timestamp.h"
 
 namespace tk::parsers::perf_script {
 namespace {
 
-// ParseDecimal for the unsigned digits that are nearly every number of a header line, in one
-// loop (from_chars' general path cost a tenth of the parse); a sign or anything else goes to
-// ParseDecimal.
-template <typename T>
-bool Decimal(std::string_view s, T* out) {
-  constexpr size_t kMaxDigits = std::numeric_limits<T>::digits10;  // cannot overflow
-  if (s.empty() || s.size() > kMaxDigits) return ParseDecimal(s, out);
-  uint64_t v = 0;
-  for (char c : s) {
-    if (!IsDigit(c)) return ParseDecimal(s, out);
-    v = v * 10 + static_cast<uint64_t>(c - '0');
-  }
-  *out = static_cast<T>(v);
-  return true;
-}
-
 // "PID", "PID/TID", "-1", "-1/-1" → pid, tid (pid = -1 when only one number is printed).
 bool ParsePidTid(std::string_view w, int32_t* pid, int32_t* tid) {
   size_t slash = w.find('/');
   if (slash == std::string_view::npos) {
     *pid = -1;
-    return Decimal(w, tid);
+    return ParseDecimal(w, tid);
   }
-  return Decimal(w.substr(0, slash), pid) && Decimal(w.substr(slash + 1), tid);
+  return ParseDecimal(w.substr(0, slash), pid) && ParseDecimal(w.substr(slash + 1), tid);
 }
 
 // "[003]"
 bool ParseCpu(std::string_view w, int32_t* cpu) {
   if (w.size() < 3 || w.front() != '[' || w.back() != ']') return false;
-  return Decimal(w.substr(1, w.size() - 2), cpu) && *cpu >= 0;
+  return ParseDecimal(w.substr(1, w.size() - 2), cpu) && *cpu >= 0;
 }
 
 // The side-band records perf script prints in place of an event name:
@@ -109,7 +91,7 @@ bool ParseTail(std::string_view s, Header* h) {
     return true;
   }
   if (IsDigit(w[0])) {
-    if (!Decimal(w, &h->period)) return false;
+    if (!ParseDecimal(w, &h->period)) return false;
     h->has_period = true;
     w = NextWord(rest, &rest);
   }

@@ -49,6 +49,14 @@ class Tokenizer {
   // The next classified line; false at the end of input or on a read error (see status()).
   bool Next(Token* t);
   const absl::Status& status() const { return lines_.status(); }
+  // After a header: the bytes that follow its line (see LineReader::unread).
+  std::string_view unread() const { return lines_.unread(); }
+  // Consumes the first `bytes` of unread(): `lines` lines of the event, its blank line last
+  // (so the event has ended).
+  void SkipEventEnd(size_t bytes, uint64_t lines) {
+    lines_.Skip(bytes, lines);
+    in_event_ = false;
+  }
 
  private:
   LineReader lines_;

@@ -59,6 +59,17 @@ TEST(Strings, IntegersAndTrim) {
   EXPECT_EQ(v, 0xffffffff81000000u);
   EXPECT_FALSE(ParseHex("0x10", &v));
   EXPECT_FALSE(ParseHex("1ffffffffffffffff", &v));  // 65 bits
+  // The one-loop paths (up to digits10 digits, up to 16 hex digits) and the general ones.
+  EXPECT_TRUE(ParseHex("00000000000000000Ab", &v));
+  EXPECT_EQ(v, 0xabu);
+  EXPECT_FALSE(ParseHex("", &v));
+  EXPECT_FALSE(ParseHex("12 ", &v));
+  EXPECT_TRUE(ParseDecimal("18446744073709551615", &v));
+  EXPECT_EQ(v, UINT64_MAX);
+  EXPECT_FALSE(ParseDecimal("18446744073709551616", &v));
+  uint8_t b = 0;
+  EXPECT_TRUE(ParseDecimal("99", &b, 98) == false && ParseDecimal("255", &b) && b == 255);
+  EXPECT_FALSE(ParseDecimal("256", &b));
   EXPECT_EQ(ParseUint("0x1f"), 31u);
   EXPECT_EQ(ParseInt("-12"), -12);
   EXPECT_EQ(ParseInt("0xffffffffffffffff"), -1);  // a raw long's bit pattern
