@@ -171,10 +171,11 @@ class KeyEventCounter final : public EventSink {
 // to record it.
 std::string MissingEvents(EventMask wants) {
   bool any;
-  EventMask key = KeyKinds(wants, &any);
-  if (any) return "none of the events this command reads (tk info lists what the file holds)";
-  if (key.Has(EventKind::kBlockRq)) return kIolatNeeds.missing;
-  if (key.Has(EventKind::kSchedSwitch)) return kSchedNeeds.missing;
+  const EventMask key = KeyKinds(wants, &any);
+  for (const RecordingNeeds* n : kAllRecordingNeeds) {
+    bool needs_any;
+    if (!any && KeyKinds(n->kinds, &needs_any) == key) return n->missing;
+  }
   return "none of the events this command reads (tk info lists what the file holds)";
 }
 
@@ -194,8 +195,7 @@ int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& si
   if (p.detected) *p.detected = format;
   if (!parser.ok()) return Fail(SV(parser.status().message()), kExitData);
   if (p.facts) {
-    absl::StatusOr<std::string> facts = absl::InternalError("");
-    if ((*parser)->Describes() && input.EnsureMapped().ok()) facts = (*parser)->Describe(input);
+    absl::StatusOr<std::string> facts = DescribeFacts(input, **parser);
     *p.facts = facts.ok() ? *std::move(facts) : "{}";
   }
   if (p.before_parse) {
