@@ -23,6 +23,10 @@ inline constexpr std::string_view kBlanks = " \t\r";
 
 inline bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+// One or more decimal digits and nothing else (the sniffers' and comm parsers' shape check).
+inline bool AllDigits(std::string_view s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
 // 0-15 for a hex digit, -1 for anything else.
 inline int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
