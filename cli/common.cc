@@ -170,13 +170,16 @@ class KeyEventCounter final : public EventSink {
 // The one line for an input without the key events of an analysis: what is missing and how
 // to record it.
 std::string MissingEvents(EventMask wants) {
+  constexpr const char* kAnyEvent =
+      "none of the events this command reads (tk info lists what the file holds)";
   bool any;
   const EventMask key = KeyKinds(wants, &any);
+  if (any) return kAnyEvent;
   for (const RecordingNeeds* n : kAllRecordingNeeds) {
     bool needs_any;
-    if (!any && KeyKinds(n->kinds, &needs_any) == key) return n->missing;
+    if (KeyKinds(n->kinds, &needs_any) == key) return n->missing;
   }
-  return "none of the events this command reads (tk info lists what the file holds)";
+  return kAnyEvent;
 }
 
 }  // namespace

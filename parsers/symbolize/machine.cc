@@ -154,23 +154,28 @@ void Machine::AddBuildId(std::string_view filename, std::string_view build_id, b
 // The thread as perf's machine__findnew_thread makes it: a new one is ":TID" until named.
 TaskInfo& Machine::FindOrAddThread(int32_t pid, int32_t tid) {
   TaskInfo& t = threads_.Get(tid);
-  if (t.comm.empty()) t.comm = threads_.Intern(absl::StrCat(":", tid));
+  if (t.comm.empty() && !t.comm_from_record) t.comm = threads_.Intern(absl::StrCat(":", tid));
   if (t.pid == -1) t.pid = pid;
   return t;
 }
 
 std::string_view Machine::Comm(int32_t pid, int32_t tid) { return FindOrAddThread(pid, tid).comm; }
 
+// A record's name (TaskTable::Name's rule; an empty COMM, prctl(PR_SET_NAME, ""), included).
 void Machine::OnComm(int32_t pid, int32_t tid, std::string_view comm) {
-  FindOrAddThread(pid, tid);
-  threads_.Name(tid, comm);
+  TaskInfo& t = FindOrAddThread(pid, tid);
+  t.comm = threads_.Intern(comm);
+  t.comm_from_record = true;
 }
 
 void Machine::OnFork(int32_t pid, int32_t tid, int32_t ppid, int32_t ptid, bool synthesized) {
   const TaskInfo parent = FindOrAddThread(ppid, ptid);  // a copy: Get(tid) may rehash
   threads_.Get(tid) = TaskInfo{};  // a reused tid is a new thread
-  FindOrAddThread(pid, tid);
-  if (parent.comm_from_record) threads_.Name(tid, parent.comm);
+  TaskInfo& child = FindOrAddThread(pid, tid);
+  if (parent.comm_from_record) {
+    child.comm = parent.comm;
+    child.comm_from_record = true;
+  }
   if (pid != ppid && !synthesized) {
     auto src = procs_.find(ppid);
     auto copy = std::make_unique<Proc>();

@@ -178,6 +178,10 @@ TEST(TaskNames, PerfDataMachineNamesThreadsAsPerf) {
   EXPECT_EQ(m.Comm(14, 12), ":12");
   m.OnComm(0, 0, "idle");
   EXPECT_EQ(m.Comm(0, 0), "idle");
+  m.OnComm(10, 12, "");  // prctl(PR_SET_NAME, ""): perf prints the empty name
+  EXPECT_EQ(m.Comm(10, 12), "");
+  m.OnFork(10, 15, 10, 12, false);
+  EXPECT_EQ(m.Comm(10, 15), "");
 }
 
 // Event::pid is the process as the input says it for that record, -1 where the input never
