@@ -170,12 +170,16 @@ class KeyEventCounter final : public EventSink {
 // The one line for an input without the key events of an analysis: what is missing and how
 // to record it.
 std::string MissingEvents(EventMask wants) {
+  constexpr const char* kAnyEvent =
+      "none of the events this command reads (tk info lists what the file holds)";
   bool any;
-  EventMask key = KeyKinds(wants, &any);
-  if (any) return "none of the events this command reads (tk info lists what the file holds)";
-  if (key.Has(EventKind::kBlockRq)) return kIolatNeeds.missing;
-  if (key.Has(EventKind::kSchedSwitch)) return kSchedNeeds.missing;
-  return "none of the events this command reads (tk info lists what the file holds)";
+  const EventMask key = KeyKinds(wants, &any);
+  if (any) return kAnyEvent;
+  for (const RecordingNeeds* n : kAllRecordingNeeds) {
+    bool needs_any;
+    if (KeyKinds(n->kinds, &needs_any) == key) return n->missing;
+  }
+  return kAnyEvent;
 }
 
 }  // namespace
@@ -194,8 +198,7 @@ int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& si
   if (p.detected) *p.detected = format;
   if (!parser.ok()) return Fail(SV(parser.status().message()), kExitData);
   if (p.facts) {
-    absl::StatusOr<std::string> facts = absl::InternalError("");
-    if ((*parser)->Describes() && input.EnsureMapped().ok()) facts = (*parser)->Describe(input);
+    absl::StatusOr<std::string> facts = DescribeFacts(input, **parser);
     *p.facts = facts.ok() ? *std::move(facts) : "{}";
   }
   if (p.before_parse) {

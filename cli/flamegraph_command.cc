@@ -189,8 +189,10 @@ int LoadFolded(const std::string& path, bool force_folded, FoldArgs& fold, Folde
   Input& input = *out->input;
   absl::StatusOr<std::string_view> head = input.Peek(8192);
   if (!head.ok()) return Fail(SV(head.status().message()), kExitUsage);
-  Format format = DetectFormat(*head);
-  // Control characters make DetectFormat call a text "unknown"; folded stacks may have them.
+  // The registry's format (a pipeline of its own would detect it again: the trace is folded
+  // by tk fold's). Control characters make a text "unknown"; folded stacks may have them.
+  Format format = Format::kUnknown;
+  (void)DetectParser(input, ParseOptions(), &format);
   bool text = format == Format::kPerfScriptText || format == Format::kFtraceText ||
               format == Format::kUnknown;
   if (force_folded || (text && LooksFolded(*head))) {

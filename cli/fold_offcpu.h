@@ -37,8 +37,9 @@ int CheckOffCpuFlags(const CLI::App& app, const OffCpuFlags& flags);
 int FoldOffCpu(const std::string& path, const ParseOptions& popts, const OffCpuFlags& flags,
                const analyses::fold::FoldOptions& fold, const FilterOptions& filter,
                std::unique_ptr<analyses::offcpu::OffCpuSink>* out);
-// The same for an input the caller opened and read from already (tk pprof reads its header).
-int FoldOffCpu(Input& in, const ParseOptions& popts, const OffCpuFlags& flags,
+// The same for an input the caller opened and described already (DescribeInput: tk pprof
+// reads its header facts), parsed by the parser that came with them.
+int FoldOffCpu(Input& in, Parser& parser, const OffCpuFlags& flags,
                const analyses::fold::FoldOptions& fold, const FilterOptions& filter,
                Diagnostics& diag, std::unique_ptr<analyses::offcpu::OffCpuSink>* out);
 

@@ -90,12 +90,12 @@ int FoldOffCpu(const std::string& path, const ParseOptions& popts, const OffCpuF
   return kExitOk;
 }
 
-int FoldOffCpu(Input& in, const ParseOptions& popts, const OffCpuFlags& flags,
+int FoldOffCpu(Input& in, Parser& parser, const OffCpuFlags& flags,
                const analyses::fold::FoldOptions& fold, const FilterOptions& filter,
                Diagnostics& diag, std::unique_ptr<analyses::offcpu::OffCpuSink>* out) {
   if (int rc = MakeSink(flags, fold, filter, out); rc != kExitOk) return rc;
   analyses::offcpu::OffCpuSink& sink = **out;
-  absl::Status st = ParseInput(in, popts, sink, diag);
+  absl::Status st = parser.Parse(in, sink, diag);
   diag.PrintSummary();
   if (!st.ok()) return Fail(SV(st.message()), kExitData);
   if (std::string why = NothingReason(sink); !why.empty()) {

@@ -22,25 +22,21 @@
 #include "core/diag.h"
 #include "core/input.h"
 #include "nlohmann/json.hpp"
-#include "parsers/perf_data/perf_data_parser.h"
 
 namespace tk::cli {
 namespace {
 
-// perf.data header facts: perf version, command line, build ids, the sample time range.
-absl::Status ReadMeta(Input& in, Format format, analyses::pprof::ProfileMeta* meta) {
-  if (format != Format::kPerfData && format != Format::kPerfDataPipe) return absl::OkStatus();
-  if (absl::Status st = in.EnsureMapped(); !st.ok()) return st;
-  absl::StatusOr<std::string> facts = parsers::perf_data::DescribePerfData(in);
-  if (!facts.ok()) return facts.status();
-  absl::StatusOr<nlohmann::json> d = nlohmann::json::parse(*facts);
+// perf.data header facts (the registry's DescribeInput): perf version, command line, build
+// ids.
+void ReadMeta(const InputFacts& facts, analyses::pprof::ProfileMeta* meta) {
+  if (facts.format != Format::kPerfData && facts.format != Format::kPerfDataPipe) return;
+  absl::StatusOr<nlohmann::json> d = nlohmann::json::parse(facts.facts);
   meta->perf_version = d->value("perf_version", "");
   meta->cmdline = d->value("cmdline", "");
   if (d->contains("build_ids")) {
     for (const auto& b : (*d)["build_ids"])
       meta->build_ids[b.value("filename", "")] = b.value("build_id", "");
   }
-  return absl::OkStatus();
 }
 
 int WriteOutput(const std::string& out_path, const std::string& bytes) {
@@ -108,10 +104,10 @@ int RunPprof(int argc, char** argv) {
   if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
   absl::StatusOr<std::string_view> head = (*in)->Peek(8192);
   if (!head.ok()) return Fail(SV(head.status().message()), kExitUsage);
-  Format format = DetectFormat(*head);
+  absl::StatusOr<InputFacts> facts = DescribeInput(**in, popts);  // the one detection
+  if (!facts.ok()) return Fail(SV(facts.status().message()), kExitData);
   analyses::pprof::ProfileMeta meta;
-  if (absl::Status st = ReadMeta(**in, format, &meta); !st.ok())
-    return Fail(SV(st.message()), kExitData);
+  ReadMeta(*facts, &meta);
   struct stat sb;
   if (path != "-" && stat(path.c_str(), &sb) == 0)
     meta.time_nanos = static_cast<int64_t>(sb.st_mtim.tv_sec) * 1000000000 + sb.st_mtim.tv_nsec;
@@ -123,14 +119,15 @@ int RunPprof(int argc, char** argv) {
     analyses::fold::FoldOptions fo;
     fo.names = po.names;
     std::unique_ptr<analyses::offcpu::OffCpuSink> sink;
-    if (int rc = FoldOffCpu(**in, popts, offcpu, fo, FilterOptions{}, diag, &sink); rc != kExitOk)
+    if (int rc = FoldOffCpu(**in, *facts->parser, offcpu, fo, FilterOptions{}, diag, &sink);
+        rc != kExitOk)
       return rc;
     profile = analyses::pprof::SerializeFolded(sink->stacks(), {}, meta);
     event = "off-cpu";
     samples = sink->stacks().size();
   } else {
     analyses::pprof::ProfileBuilder builder(po);
-    absl::Status st = ParseInput(**in, popts, builder, diag);
+    absl::Status st = facts->parser->Parse(**in, builder, diag);
     diag.PrintSummary();
     if (!st.ok()) return Fail(SV(st.message()), kExitData);
     if (builder.samples() == 0)

@@ -324,6 +324,7 @@ class EventMask {
   constexpr bool Has(EventKind k) const { return bits_ & (1u << static_cast<int>(k)); }
   constexpr bool stacks() const { return stacks_; }
   constexpr bool info_text() const { return info_text_; }
+  constexpr bool operator==(const EventMask&) const = default;
   constexpr EventMask operator|(EventMask o) const {
     EventMask m;
     m.bits_ = bits_ | o.bits_;

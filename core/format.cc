@@ -2,18 +2,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "core/strings.h"
 
 namespace tk {
-namespace {
-
-bool AllDigits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (c < '0' || c > '9') return false;
-  return true;
-}
-
-}  // namespace
 
 std::string_view FormatName(Format f) {
   switch (f) {

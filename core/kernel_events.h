@@ -36,7 +36,7 @@ struct KernelEvent {
   // PageEvent::Op.
   uint8_t variant;
   // Binary field slots ("a|b" = era alternatives); empty = unused.
-  std::array<std::string_view, 4> fields;
+  std::array<std::string_view, 4> fields = {};
   bool prefix = false;  // name is a prefix: syscalls:sys_enter_<call>
 };
 
@@ -94,6 +94,11 @@ inline constexpr RecordingNeeds kSyscallsNeeds = {
     EventMask().Add(EventKind::kSyscall),
     "no raw_syscalls:sys_enter/sys_exit (or syscalls:sys_*) events: record with `perf trace "
     "record`, `perf record -a -e 'raw_syscalls:*'` or `trace-cmd record -e raw_syscalls`"};
+
+// Every family's needs, in the order a command without its own line picks one by (the first
+// whose key events are the analysis' own: sched before cputop, which shares its key).
+inline constexpr const RecordingNeeds* kAllRecordingNeeds[] = {
+    &kSchedNeeds, &kIolatNeeds, &kCputopNeeds, &kMemtopNeeds, &kIrqNeeds, &kSyscallsNeeds};
 
 }  // namespace tk
 

@@ -36,6 +36,10 @@ inline constexpr auto kHexDigitValue = [] {
   }
   return t;
 }();
+// One or more decimal digits and nothing else (the sniffers' and comm parsers' shape check).
+inline bool AllDigits(std::string_view s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
 // 0-15 for a hex digit, -1 for anything else.
 inline int HexValue(char c) { return kHexDigitValue.v[static_cast<unsigned char>(c)]; }
 

@@ -90,6 +90,22 @@ absl::StatusOr<std::unique_ptr<Parser>> NewParser(Format f, const ParseOptions& 
 absl::StatusOr<std::unique_ptr<Parser>> DetectParser(Input& in, const ParseOptions& opts,
                                                     Format* detected = nullptr);
 
+// The parser's header facts for `in` (Parser::Describe(), mapping `in` first); "{}" for a
+// format that has none (text).
+absl::StatusOr<std::string> DescribeFacts(Input& in, Parser& parser);
+
+// What the registry says of an input before its parse: the format, detected once, and the
+// header facts of its parser (DescribeFacts). For a command that needs them before or beside
+// its pipeline (tk pprof's profile comments, tk flamegraph's folded-or-trace choice, --time
+// N%'s sample span); the pipeline itself hands them over as Pipeline::detected / facts.
+struct InputFacts {
+  Format format = Format::kUnknown;
+  std::string facts = "{}";
+  std::unique_ptr<Parser> parser;  // the format's parser, to parse `in` without detecting again
+};
+// Errors as DetectParser's, and Describe()'s for a header it cannot read.
+absl::StatusOr<InputFacts> DescribeInput(Input& in, const ParseOptions& opts);
+
 // Opens nothing: detects the format of `in`, makes its parser and runs it into `sink`.
 // `detected` (optional) receives the format.
 absl::Status ParseInput(Input& in, const ParseOptions& opts, EventSink& sink, Diagnostics& diag,

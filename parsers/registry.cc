@@ -102,6 +102,23 @@ absl::StatusOr<std::unique_ptr<Parser>> DetectParser(Input& in, const ParseOptio
   return p;
 }
 
+absl::StatusOr<std::string> DescribeFacts(Input& in, Parser& parser) {
+  if (!parser.Describes()) return std::string("{}");
+  if (absl::Status st = in.EnsureMapped(); !st.ok()) return st;
+  return parser.Describe(in);
+}
+
+absl::StatusOr<InputFacts> DescribeInput(Input& in, const ParseOptions& opts) {
+  InputFacts f;
+  absl::StatusOr<std::unique_ptr<Parser>> p = DetectParser(in, opts, &f.format);
+  if (!p.ok()) return p.status();
+  absl::StatusOr<std::string> facts = DescribeFacts(in, **p);
+  if (!facts.ok()) return facts.status();
+  f.facts = *std::move(facts);
+  f.parser = *std::move(p);
+  return f;
+}
+
 absl::Status ParseInput(Input& in, const ParseOptions& opts, EventSink& sink, Diagnostics& diag,
                         Format* detected) {
   absl::StatusOr<std::unique_ptr<Parser>> p = DetectParser(in, opts, detected);

@@ -1,39 +1,28 @@
 #include "analyses/iolat/device.h"
 
 #include "absl/strings/str_cat.h"
+#include "core/strings.h"
 
 namespace tk::iolat {
 
 std::string DevName(DevId d) { return absl::StrCat(DevMajor(d), ",", DevMinor(d)); }
 
-namespace {
-bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool AllDigits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (c < '0' || c > '9') return false;
-  return true;
-}
-}  // namespace
-
 int LoopThreadMinor(std::string_view comm) {
-  if (!StartsWith(comm, "loop")) return -1;
+  if (!comm.starts_with("loop")) return -1;
   std::string_view num = comm.substr(4);
   if (!AllDigits(num) || num.size() > 6) return -1;
-  int v = 0;
-  for (char c : num) v = v * 10 + (c - '0');
-  return v;
+  return static_cast<int>(*ParseUint(num));
 }
 
 Issuer ClassifyComm(std::string_view comm) {
-  if (StartsWith(comm, "jbd2/") || StartsWith(comm, "kjournald")) return Issuer::kJournal;
-  if (StartsWith(comm, "kworker/") || StartsWith(comm, "flush-") || comm == "bdi-default" ||
+  if (comm.starts_with("jbd2/") || comm.starts_with("kjournald")) return Issuer::kJournal;
+  if (comm.starts_with("kworker/") || comm.starts_with("flush-") || comm == "bdi-default" ||
       comm == "sync_supers") {
     return Issuer::kFlusher;
   }
   if (LoopThreadMinor(comm) >= 0) return Issuer::kStacked;
-  if (comm.empty() || StartsWith(comm, "swapper") || StartsWith(comm, "ksoftirqd/") ||
-      StartsWith(comm, "kswapd") || StartsWith(comm, "<")) {
+  if (comm.empty() || comm.starts_with("swapper") || comm.starts_with("ksoftirqd/") ||
+      comm.starts_with("kswapd") || comm.starts_with("<")) {
     return Issuer::kKernel;
   }
   return Issuer::kWriter;

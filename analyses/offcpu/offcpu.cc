@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "core/visit.h"
 
 namespace tk::analyses::offcpu {
 namespace {
@@ -75,25 +76,11 @@ bool OffCpuSink::Wanted(char state, uint64_t us) const {
 
 absl::Status OffCpuSink::OnEvent(const Event& e) {
   if (e.ts_ns >= 0) last_ns_ = std::max(last_ns_, e.ts_ns);
-  switch (e.kind()) {
-    case EventKind::kSchedSwitch:
-      OnSwitch(e, std::get<SchedSwitch>(e.body));
-      break;
-    case EventKind::kSchedWakeup:
-      OnWakeup(e, std::get<SchedWakeup>(e.body));
-      break;
-    case EventKind::kSample:
-      OnSample(e);
-      break;
-    case EventKind::kFork:
-      born_.insert(std::get<Fork>(e.body).tid);
-      break;
-    case EventKind::kSchedFork:
-      born_.insert(std::get<SchedFork>(e.body).child_pid);
-      break;
-    default:
-      break;
-  }
+  VisitBody(
+      e, [&](const SchedSwitch& s) { OnSwitch(e, s); },
+      [&](const SchedWakeup& w) { OnWakeup(e, w); }, [&](const Sample&) { OnSample(e); },
+      [&](const Fork& f) { born_.insert(f.tid); },
+      [&](const SchedFork& f) { born_.insert(f.child_pid); });
   return absl::OkStatus();
 }
 

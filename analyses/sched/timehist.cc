@@ -10,6 +10,7 @@
 #include "analyses/sched/timehist_rules.h"
 #include "core/absl_compat.h"
 #include "core/timestamp.h"
+#include "core/visit.h"
 
 namespace tk::sched {
 
@@ -377,35 +378,25 @@ void TimehistAnalysis::OnMigrate(const Event& e, const SchedMigrate& m) {
   FlushIfBig(&buf_, out_);
 }
 
+void TimehistAnalysis::OnLost(const Event& e, const Lost& l) {
+  if (l.kind != Lost::Kind::kLost && l.kind != Lost::Kind::kOverrun) return;  // as perf
+  if (opts_.json) {
+    AppendF(&Rows(), "{\"type\":\"lost\",\"ts_ns\":%lld,\"cpu\":%d,\"count\":%lu}\n",
+            static_cast<long long>(e.ts_ns), e.cpu, static_cast<unsigned long>(l.count));
+    return;
+  }
+  AppendF(&Rows(), "%15s lost %lu events on cpu %d\n", UsecTimestamp(e.ts_ns).c_str(),
+          static_cast<unsigned long>(l.count), e.cpu);
+}
+
 absl::Status TimehistAnalysis::OnEvent(const Event& e) {
   tasks_.Observe(e);
   if (ValidCpu(e.cpu) && e.cpu > max_cpu_) max_cpu_ = e.cpu;
   if (ValidCpu(e.cpu) && e.cpu > visual_max_cpu_) visual_max_cpu_ = e.cpu;
-  switch (e.kind()) {
-    case EventKind::kSchedSwitch:
-      OnSwitch(e, std::get<SchedSwitch>(e.body));
-      break;
-    case EventKind::kSchedWakeup:
-      OnWakeup(e, std::get<SchedWakeup>(e.body));
-      break;
-    case EventKind::kSchedMigrate:
-      OnMigrate(e, std::get<SchedMigrate>(e.body));
-      break;
-    case EventKind::kLost: {
-      const auto& l = std::get<Lost>(e.body);
-      if (l.kind != Lost::Kind::kLost && l.kind != Lost::Kind::kOverrun) break;  // as perf
-      if (opts_.json) {
-        AppendF(&Rows(), "{\"type\":\"lost\",\"ts_ns\":%lld,\"cpu\":%d,\"count\":%lu}\n",
-                static_cast<long long>(e.ts_ns), e.cpu, static_cast<unsigned long>(l.count));
-        break;
-      }
-      AppendF(&Rows(), "%15s lost %lu events on cpu %d\n", UsecTimestamp(e.ts_ns).c_str(),
-              static_cast<unsigned long>(l.count), e.cpu);
-      break;
-    }
-    default:
-      break;
-  }
+  VisitBody(
+      e, [&](const SchedSwitch& s) { OnSwitch(e, s); },
+      [&](const SchedWakeup& w) { OnWakeup(e, w); },
+      [&](const SchedMigrate& m) { OnMigrate(e, m); }, [&](const Lost& l) { OnLost(e, l); });
   return absl::OkStatus();
 }
 

@@ -145,6 +145,7 @@ class TimehistAnalysis final : public EventSink {
   void CountSwitch(const Switch& w);
   void OnWakeup(const Event& e, const SchedWakeup& w);
   void OnMigrate(const Event& e, const SchedMigrate& m);
+  void OnLost(const Event& e, const Lost& l);  // perf's "lost N events on cpu C" row
   void PrintRow(const Event& e, const SchedSwitch& s, const Runtime& r, const std::string& comm,
                 int64_t t, char state, bool idle);
   // The switch-out's chain into chain_ (chain_on_ when the column is shown for it); counts

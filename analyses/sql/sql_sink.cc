@@ -22,10 +22,13 @@ static_assert(std::size(kKindNames) == kNumEventKinds);
 // one-frame IP stack perf.data gives events recorded without -g).
 bool HasSamplesRow(const Event& e) { return e.kind() == EventKind::kSample || e.callchain; }
 
-// tk fold --off-cpu's default options, with every closed interval to `f`.
-offcpu::OffCpuOptions IntervalOptions(std::function<void(const offcpu::OffCpuInterval&)> f) {
-  offcpu::OffCpuOptions o;
-  o.on_interval = std::move(f);
+// An analysis' default options (its command's defaults) with one callback set: the rows it
+// hands out. (A designated initializer would leave the other members uninitialized in
+// -Wmissing-field-initializers' eyes.)
+template <typename Options, typename Member, typename F>
+Options With(Member Options::*member, F f) {
+  Options o;
+  o.*member = std::move(f);
   return o;
 }
 
@@ -34,9 +37,13 @@ offcpu::OffCpuOptions IntervalOptions(std::function<void(const offcpu::OffCpuInt
 SqlSink::SqlSink(sqlite3* db, std::map<std::string, std::string> meta)
     : db_(db),
       meta_(std::move(meta)),
-      irq_({.on_interrupt = [this](const irq::Interrupt& i) { InsertIrq(i); }}, null_out_),
-      syscalls_({.on_call = [this](const syscalls::CallRecord& c) { InsertCall(c); }}),
-      offcpu_(IntervalOptions([this](const offcpu::OffCpuInterval& iv) { InsertInterval(iv); })) {}
+      irq_(With(&irq::IrqOptions::on_interrupt,
+                [this](const irq::Interrupt& i) { InsertIrq(i); }),
+           null_out_),
+      syscalls_(With(&syscalls::SyscallsOptions::on_call,
+                     [this](const syscalls::CallRecord& c) { InsertCall(c); })),
+      offcpu_(With(&offcpu::OffCpuOptions::on_interval,
+                   [this](const offcpu::OffCpuInterval& iv) { InsertInterval(iv); })) {}
 
 SqlSink::~SqlSink() = default;
 
@@ -130,11 +137,7 @@ absl::Status SqlSink::OnEvent(const Event& e) {
   }
   if (const auto* b = std::get_if<BlockRq>(&e.body)) requests_.OnBlock(e, *b);
   if (e.kind() == EventKind::kLost) requests_.OnLost();
-  for (EventSink* derived : {static_cast<EventSink*>(&irq_), static_cast<EventSink*>(&syscalls_),
-                             static_cast<EventSink*>(&offcpu_)}) {
-    if (!derived->wants().Has(e.kind())) continue;
-    if (absl::Status st = derived->OnEvent(e); !st.ok()) return st;
-  }
+  if (absl::Status st = derived_.OnEvent(e); !st.ok()) return st;
   if (!derived_status_.ok()) return derived_status_;
   return InsertEvent(e, id);
 }

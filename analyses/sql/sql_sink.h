@@ -51,7 +51,7 @@ class SqlSink final : public EventSink, private iolat::IoListener {
   ~SqlSink() override;
 
   EventMask wants() const override { return EventMask::AllTyped(); }
-  void OnTraceInfo(const TraceInfo& info) override { syscalls_.OnTraceInfo(info); }
+  void OnTraceInfo(const TraceInfo& info) override { derived_.OnTraceInfo(info); }
   absl::Status OnEvent(const Event& e) override;
   // Writes the rest, waits for the inserts and commits.
   absl::Status Finish() override;
@@ -124,6 +124,9 @@ class SqlSink final : public EventSink, private iolat::IoListener {
   irq::IrqAnalysis irq_;
   syscalls::SyscallsAnalysis syscalls_;
   offcpu::OffCpuSink offcpu_;
+  // The derived analyses share the load's one pass (core/sink.h): each gets its own kinds.
+  // (Finish is called per analysis, in the order the tables are written.)
+  Fanout derived_{{&irq_, &syscalls_, &offcpu_}};
   absl::flat_hash_map<int32_t, SwitchOut> switch_out_;  // by tid
   absl::Status derived_status_;  // the first error of a derived row's insert
   // Frames by "symbol\0dso" → id (from 1, first-seen order); rows inserted when first seen.

@@ -1,7 +1,7 @@
 // The sniffers the registry asks (DetectFormat): ftrace text's header lines and the shape of
 // its event lines.
 #include "parsers/ftrace_text/ftrace_text_parser.h"
-#include "parsers/sniff.h"
+#include "core/strings.h"
 
 namespace tk::parsers::ftrace_text {
 
@@ -21,11 +21,11 @@ bool SniffEventLine(std::string_view line) {
     br = line.find(" [", br + 1);
   }
   if (br == std::string_view::npos) return false;
-  std::string_view before = StripTrailing(line.substr(0, br));
+  std::string_view before = TrimRight(line.substr(0, br), " \t");
   if (!before.empty() && before.back() == ')') {  // tgid column "(  1234)" or "(-------)"
     size_t open = before.rfind('(');
     if (open == std::string_view::npos) return false;
-    before = StripTrailing(before.substr(0, open));
+    before = TrimRight(before.substr(0, open), " \t");
   }
   size_t dash = before.rfind('-');
   if (dash == std::string_view::npos) return false;

@@ -1,7 +1,6 @@
 // The sniffer the registry asks (DetectFormat): the shape of a `perf script` event header.
 #include "parsers/perf_script/perf_script_parser.h"
 #include "core/strings.h"
-#include "parsers/sniff.h"
 
 namespace tk::parsers::perf_script {
 
@@ -13,7 +12,7 @@ bool SniffHeaderLine(std::string_view line) {
     size_t close = line.find(']', br);
     if (close == std::string_view::npos) return false;
     if (close > br + 2 && AllDigits(line.substr(br + 2, close - br - 2))) {
-      std::string_view before = StripTrailing(line.substr(0, br));
+      std::string_view before = TrimRight(line.substr(0, br), " \t");
       size_t sp = before.find_last_of(" \t");
       if (sp == std::string_view::npos) return false;
       std::string_view pid = before.substr(sp + 1);

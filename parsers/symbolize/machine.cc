@@ -98,10 +98,8 @@ Machine::Machine(SymbolizeOptions opts) : opts_(std::move(opts)) {
     if (home) opts_.buildid_dir = absl::StrCat(home, "/.debug");
   }
   // perf registers the idle task: tid 0 is "swapper" until a COMM says otherwise.
-  Thread& idle = threads_[0];
-  idle.pid = 0;
-  idle.comm = strings_.Intern("swapper");
-  idle.comm_set = true;
+  threads_.Name(0, "swapper");
+  threads_.Get(0).pid = 0;
 }
 
 Machine::~Machine() {
@@ -147,32 +145,30 @@ void Machine::AddBuildId(std::string_view filename, std::string_view build_id, b
   build_ids_[std::string(filename)] = std::string(build_id);
 }
 
-Machine::Thread& Machine::FindOrAddThread(int32_t pid, int32_t tid) {
-  auto [it, inserted] = threads_.try_emplace(tid);
-  if (inserted) {
-    it->second.pid = pid;
-    it->second.comm = strings_.Intern(absl::StrCat(":", tid));
-  } else if (it->second.pid == -1 && pid != -1) {
-    it->second.pid = pid;
-  }
-  return it->second;
+// The thread as perf's machine__findnew_thread makes it: a new one is ":TID" until named.
+TaskInfo& Machine::FindOrAddThread(int32_t pid, int32_t tid) {
+  TaskInfo& t = threads_.Get(tid);
+  if (t.comm.empty() && !t.comm_from_record) t.comm = threads_.Intern(absl::StrCat(":", tid));
+  if (t.pid == -1) t.pid = pid;
+  return t;
 }
 
 std::string_view Machine::Comm(int32_t pid, int32_t tid) { return FindOrAddThread(pid, tid).comm; }
 
+// A record's name (TaskTable::Name's rule; an empty COMM, prctl(PR_SET_NAME, ""), included).
 void Machine::OnComm(int32_t pid, int32_t tid, std::string_view comm) {
-  Thread& t = FindOrAddThread(pid, tid);
-  t.comm = strings_.Intern(comm);
-  t.comm_set = true;
+  TaskInfo& t = FindOrAddThread(pid, tid);
+  t.comm = threads_.Intern(comm);
+  t.comm_from_record = true;
 }
 
 void Machine::OnFork(int32_t pid, int32_t tid, int32_t ppid, int32_t ptid, bool synthesized) {
-  Thread parent = FindOrAddThread(ppid, ptid);
-  threads_.erase(tid);  // a reused tid is a new thread
-  Thread& child = FindOrAddThread(pid, tid);
-  if (parent.comm_set) {
+  const TaskInfo parent = FindOrAddThread(ppid, ptid);  // a copy: Get(tid) may rehash
+  threads_.Get(tid) = TaskInfo{};  // a reused tid is a new thread
+  TaskInfo& child = FindOrAddThread(pid, tid);
+  if (parent.comm_from_record) {
     child.comm = parent.comm;
-    child.comm_set = true;
+    child.comm_from_record = true;
   }
   if (pid != ppid && !synthesized) {
     auto src = procs_.find(ppid);

@@ -1,9 +1,9 @@
 // The recorded machine, rebuilt from perf.data side-band records, and frame symbolization.
 //
-// Threads: tid → {pid, comm}. COMM sets a thread's comm; FORK creates the child with the
-// parent's comm and, for a new process, a copy of the parent's maps (not for perf's own
-// synthesized FORKs); a thread never named prints as ":TID" and tid 0 as "swapper", as in
-// `perf script`.
+// Threads: the one task table (core/task_table.h) holds them, tid → {pid, comm}. COMM names a
+// thread (a record's name); FORK creates the child with the parent's comm and, for a new
+// process, a copy of the parent's maps (not for perf's own synthesized FORKs); a thread never
+// named prints as ":TID" and tid 0 as "swapper", as in `perf script`.
 //
 // Maps: per process (tgid) from MMAP/MMAP2 (a new map cuts whatever it overlaps, as the
 // kernel's mmap does); kernel maps from the "[kernel.kallsyms]_text" MMAP (pid -1), module
@@ -31,6 +31,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "core/event.h"
 #include "core/intern.h"
+#include "core/task_table.h"
 #include "parsers/symbolize/elf_symbols.h"
 
 namespace tk::parsers::symbolize {
@@ -117,13 +118,8 @@ class Machine {
     uint64_t generation = 0;  // MapsGeneration
     const Map* last_map = nullptr;  // of the last lookup (samples of a process hit few maps)
   };
-  struct Thread {
-    int32_t pid = -1;
-    std::string_view comm;
-    bool comm_set = false;
-  };
-
-  Thread& FindOrAddThread(int32_t pid, int32_t tid);
+  // Threads (the task table's TaskInfo: comm_from_record is "named by a COMM").
+  TaskInfo& FindOrAddThread(int32_t pid, int32_t tid);
   static void InsertMap(Maps& maps, const Map& m);
   static const Map* FindMap(const Maps& maps, uint64_t ip);
   Frame ResolveIn(const Map* m, uint64_t ip);
@@ -146,7 +142,7 @@ class Machine {
 
   SymbolizeOptions opts_;
   Interner strings_;
-  absl::flat_hash_map<int32_t, Thread> threads_;
+  TaskTable threads_;
   absl::flat_hash_map<int32_t, std::unique_ptr<Proc>> procs_;
   Maps kernel_maps_;
   absl::flat_hash_map<uint64_t, Frame> kernel_frames_;

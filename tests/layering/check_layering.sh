@@ -3,7 +3,8 @@
 #   core      includes nothing from parsers/, analyses/ or cli/
 #   parsers   include core/ (and each other), never analyses/ or cli/
 #   analyses  include core/ (and each other), never parsers/ or cli/: they know no format
-#   cli       may include everything
+#   cli       may include everything, but asks the registry for an input's format (DetectParser,
+#             DescribeInput, the pipeline's facts): no command calls DetectFormat itself
 # Usage: check_layering.sh SOURCE_DIR   (prints each violation, exit 1 when there is one)
 #        check_layering.sh --self-test  (a made-up tree with one violation per rule must fail,
 #                                        one without must pass)
@@ -18,6 +19,14 @@ includes_of() {
     --include='*.cpp' --include='*.c' \
     "^[[:space:]]*#[[:space:]]*include[[:space:]]*[\"<]([.]{1,2}/)*($alternation)/" "$root/$dir" |
     sed "s|^$root/||"
+}
+
+# Prints the lines of DIR's C++ files that call FUNCTION (comments aside).
+calls_of() {
+  local root=$1 dir=$2 fn=$3
+  [ -d "$root/$dir" ] || return 0
+  grep -rnE --include='*.h' --include='*.cc' "\<$fn[[:space:]]*\(" "$root/$dir" |
+    grep -vE '^[^:]+:[0-9]+:[[:space:]]*//' | sed "s|^$root/||"
 }
 
 # The static libraries tk_<dir> that the CMakeLists.txt under TOP/*/ define.
@@ -51,6 +60,8 @@ check() {
   report "core/ includes parsers/, analyses/ or cli/" "$(includes_of "$root" core 'parsers|analyses|cli')"
   report "parsers/ include analyses/ or cli/" "$(includes_of "$root" parsers 'analyses|cli')"
   report "analyses/ include parsers/ or cli/" "$(includes_of "$root" analyses 'parsers|cli')"
+  report "cli/ detects a format itself (ask the registry: DetectParser, DescribeInput)" \
+    "$(calls_of "$root" cli 'DetectFormat')"
   report "core/ links a parser, analysis or the CLI" \
     "$(links_of "$root" core "${parser_libs[@]}" "${analysis_libs[@]}" tk_cli)"
   report "parsers/ link an analysis or the CLI" \
@@ -81,6 +92,7 @@ self_test() {
     'parsers/text/text.h|#include "cli/common.h"'
     'analyses/fold/CMakeLists.txt|target_link_libraries(tk_fold PUBLIC tk_core tk_text)'
     'parsers/text/CMakeLists.txt|target_link_libraries(tk_text PUBLIC tk_fold)'
+    'cli/ok.cc|  Format f = DetectFormat(*head);'
   )
   local c file line backup
   for c in "${cases[@]}"; do

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -19,6 +20,7 @@
 #include "core/sink.h"
 #include "gtest/gtest.h"
 #include "parsers/parser.h"
+#include "parsers/symbolize/machine.h"
 #include "tests/support/golden.h"
 
 namespace tk {
@@ -41,15 +43,19 @@ class TaskSink final : public EventSink {
   EventMask mask_;
 };
 
-std::map<Key, Task> Collect(const std::string& file, EventMask mask) {
-  TaskSink sink(mask);
+void ParseInto(const std::string& file, EventSink& sink) {
   auto in = Input::Open(file);
-  EXPECT_TRUE(in.ok());
+  ASSERT_TRUE(in.ok()) << file;
   std::ostringstream err;
   Diagnostics diag((*in)->name(), &err);
   ParseOptions opts;
   opts.use_buildid_cache = opts.use_host_kallsyms = false;
   EXPECT_TRUE(ParseInput(**in, opts, sink, diag).ok()) << err.str();
+}
+
+std::map<Key, Task> Collect(const std::string& file, EventMask mask) {
+  TaskSink sink(mask);
+  ParseInto(file, sink);
   return std::move(sink.tasks_);
 }
 
@@ -148,6 +154,95 @@ TEST(TaskNames, TraceDatLearnsFromUnwantedSchedRecords) {
   }
   EXPECT_GT(compared, 100u);
   EXPECT_GT(named, 10u);  // names that came only from sched_switch / sched_wakeup comms
+}
+
+// perf.data's machine keeps its threads in a TaskTable with perf's rules: tid 0 is "swapper"
+// until a COMM names it, a thread never named is ":TID", a COMM names a thread for good, a
+// child takes its parent's record name at FORK (not a ":TID" placeholder), and a FORK of a
+// reused tid starts a new, unnamed thread.
+TEST(TaskNames, PerfDataMachineNamesThreadsAsPerf) {
+  parsers::symbolize::SymbolizeOptions o;
+  o.use_buildid_cache = o.use_host_kallsyms = false;
+  parsers::symbolize::Machine m(o);
+  EXPECT_EQ(m.Comm(0, 0), "swapper");
+  EXPECT_EQ(m.Comm(7, 7), ":7");
+  m.OnComm(10, 10, "parent");
+  m.OnFork(10, 12, 10, 10, false);  // a thread of process 10
+  EXPECT_EQ(m.Comm(10, 12), "parent");
+  m.OnComm(10, 12, "worker");
+  EXPECT_EQ(m.Comm(10, 12), "worker");
+  EXPECT_EQ(m.Comm(10, 10), "parent");
+  m.OnFork(13, 13, 7, 7, false);  // the parent was never named: neither is the child
+  EXPECT_EQ(m.Comm(13, 13), ":13");
+  m.OnFork(14, 12, 7, 7, false);  // tid 12 reused by a new process: its old name is gone
+  EXPECT_EQ(m.Comm(14, 12), ":12");
+  m.OnComm(0, 0, "idle");
+  EXPECT_EQ(m.Comm(0, 0), "idle");
+  m.OnComm(10, 12, "");  // prctl(PR_SET_NAME, ""): perf prints the empty name
+  EXPECT_EQ(m.Comm(10, 12), "");
+  m.OnFork(10, 15, 10, 12, false);
+  EXPECT_EQ(m.Comm(10, 15), "");
+}
+
+// Event::pid is the process as the input says it for that record, -1 where the input never
+// says (docs/inputs.md "Tasks"): perf.data always (hidden: perf script's default header does
+// not print it), trace.dat never, perf script text when its header prints it, ftrace text in
+// its TGID column (the idle task's "-------" is -1). A thread never has two pids, and no
+// format names a thread's pid in one record and leaves it out of another, which is why the
+// parsers' task tables have no pid to add.
+class PidSink final : public EventSink {
+ public:
+  EventMask wants() const override { return EventMask::AllTyped(); }
+  absl::Status OnEvent(const Event& e) override {
+    if (e.tid < 0) return absl::OkStatus();  // lost records name no thread
+    ++events;
+    known += e.pid >= 0;
+    hidden += e.pid_hidden;
+    if (e.pid >= 0 && !pids.try_emplace(e.tid, e.pid).second && pids[e.tid] != e.pid)
+      ++changed;
+    if (e.pid < 0 && e.tid != 0) unknown_tids.insert(e.tid);
+    return absl::OkStatus();
+  }
+  uint64_t events = 0, known = 0, hidden = 0, changed = 0;
+  std::map<int32_t, int32_t> pids;
+  std::set<int32_t> unknown_tids;
+};
+
+TEST(TaskNames, PidIsWhatTheRecordSaysPerFormat) {
+  enum class Pids { kAll, kNone, kAllButIdle };
+  const std::pair<const char*, Pids> cases[] = {
+      {"testdata/recorded/sched/sched.perf.data", Pids::kAll},
+      {"testdata/recorded/iolat/writesync.perf.data", Pids::kAll},
+      {"testdata/lttng/recorded/lttng.perf.data", Pids::kAll},
+      {"testdata/recorded/sched/sched.trace.dat", Pids::kNone},
+      {"testdata/recorded/iolat/writesync.trace.dat", Pids::kNone},
+      {"testdata/recorded/sched/sched.perf-script.txt", Pids::kNone},  // default header: tid
+      {"testdata/recorded/sched/sched.ftrace.txt", Pids::kNone},
+      {"testdata/recorded/sched/sched.ftrace-tgid.txt", Pids::kAllButIdle},
+      {"testdata/recorded/iolat/writesync.ftrace-tgid.txt", Pids::kAllButIdle},
+  };
+  for (const auto& [rel, want] : cases) {
+    SCOPED_TRACE(rel);
+    PidSink sink;
+    ParseInto(testing::SourcePath(rel), sink);
+    ASSERT_GT(sink.events, 100u);
+    EXPECT_EQ(sink.changed, 0u);
+    switch (want) {
+      case Pids::kAll:
+        EXPECT_EQ(sink.known, sink.events);
+        EXPECT_GT(sink.hidden, sink.events / 2);  // the samples; side-band records show theirs
+        break;
+      case Pids::kNone:
+        EXPECT_EQ(sink.known, 0u);
+        EXPECT_EQ(sink.hidden, 0u);
+        break;
+      case Pids::kAllButIdle:
+        EXPECT_GT(sink.known, sink.events / 2);
+        EXPECT_TRUE(sink.unknown_tids.empty()) << *sink.unknown_tids.begin();
+        EXPECT_EQ(sink.hidden, 0u);
+        break;
+    }
+  }
 }
 
 }  // namespace
