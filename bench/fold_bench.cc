@@ -1,4 +1,5 @@
-// perf script text: tokenizing, parsing into a null sink, and the whole fold (1 and 2 threads).
+// perf script text: tokenizing, parsing into a null sink, and the whole fold (1 and 2 threads);
+// perf.data: the whole fold of a `perf record -a -g` file (BM_FoldPerfData).
 // Input: the recorded fixtures of testdata/fold repeated to ~32 MiB in memory, or the file in
 // $TK_FOLD_BENCH_INPUT (e.g. a big `perf script` capture: bench/make-text-fold-input.sh).
 //
@@ -14,6 +15,7 @@
 
 #include "analyses/fold/fold.h"
 #include "bench/bench_inputs.h"
+#include "parsers/perf_data/perf_data_parser.h"
 #include "parsers/perf_script/split_parse.h"
 #include "benchmark/benchmark.h"
 #include "parsers/perf_script/perf_script_parser.h"
@@ -112,6 +114,32 @@ void BM_FoldText(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
 }
 BENCHMARK(BM_FoldText)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// perf.data (issue 16 row 1): the whole `tk fold` pipeline minus output on a `perf record -a
+// -g` file ($TK_PERF_BENCH_FILE, default perf-a-g.data of bench/make-inputs.sh; also
+// perf-a-g-big.data); Arg = threads (2: reader + decoder + FoldSink's worker). The anchors,
+// as whole processes in the same run: bench/fold_perfdata_measure.sh.
+void BM_FoldPerfData(benchmark::State& state) {
+  const std::string path = tk::bench::BenchInput("TK_PERF_BENCH_FILE", "perf-a-g.data");
+  if (!tk::bench::RequireInput(state, path)) return;
+  for (auto _ : state) {
+    tk::ParseOptions po;
+    po.threads = static_cast<int>(state.range(0));
+    tk::analyses::fold::FoldOptions fo;
+    fo.worker_thread = po.threads >= 2;
+    tk::analyses::fold::FoldSink sink(fo);
+    absl::StatusOr<std::unique_ptr<tk::Input>> in = tk::Input::Open(path);
+    if (!in.ok()) {
+      state.SkipWithError("cannot open the input");
+      return;
+    }
+    std::ostringstream err;
+    tk::Diagnostics diag(path, &err);
+    benchmark::DoNotOptimize(tk::parsers::perf_data::NewPerfDataParser(po)->Parse(**in, sink, diag));
+    benchmark::DoNotOptimize(sink.distinct_stacks());
+  }
+}
+BENCHMARK(BM_FoldPerfData)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // One whole process per iteration on $TK_FOLD_BENCH_INPUT, with its CPU time and peak RSS.
 void RunFileProcess(benchmark::State& state, const std::string& cmd_before_file) {

@@ -8,6 +8,7 @@
 #            every benchmark once so none can rot). Numbers from these are not figures.
 #   (none)   recorded here (needs root for perf -a and tracefs):
 #              perf-a-g.data      perf record -a -g -F 4000, 10 s of compile/compress/hash load (~13 MB)
+#              perf-a-g-big.data  the same for 30 s (~40 MB: issue 16's 15-70 MB range for tk fold)
 #              sched.data         perf sched record -- perf bench sched pipe -l 100000 (~50 MB)
 #              bench.trace.dat    sched_switch/wakeup/waking/migrate + block:* via tracefs and
 #                                 trace-cmd extract, under perf bench sched messaging (v7, zstd)
@@ -43,6 +44,7 @@ copy() { [ -e "$dir/$2" ] || cp "$1" "$dir/$2"; }
 
 if ((small)); then
   copy "$here/testdata/perf_data/a.data" perf-a-g.data
+  copy "$here/testdata/perf_data/a.data" perf-a-g-big.data
   copy "$rec/sched/sched.perf.data" sched.data
   copy "$rec/sched/sched.trace.dat" bench.trace.dat
   copy "$rec/sched/sched.v6.trace.dat" bench.v6.trace.dat
@@ -79,6 +81,13 @@ if [ ! -e "$dir/perf-a-g.data" ]; then
   export -f load
   perf record -q -a -g -F 4000 -o "$dir/perf-a-g.data" -- bash -c "load 10" 2>/dev/null
   rm -f "$dir/perf-a-g.data.old"
+fi
+
+if [ ! -e "$dir/perf-a-g-big.data" ]; then
+  echo "make-inputs: recording perf-a-g-big.data" >&2
+  export -f load
+  perf record -q -a -g -F 4000 -o "$dir/perf-a-g-big.data" -- bash -c "load 30" 2>/dev/null
+  rm -f "$dir/perf-a-g-big.data.old"
 fi
 
 if [ ! -e "$dir/sched.data" ]; then

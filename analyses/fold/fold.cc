@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/numbers.h"
+#include "analyses/fold/stack_folder.h"
 #include "core/absl_compat.h"
 
 namespace tk::analyses::fold {
@@ -35,12 +36,12 @@ bool SameEventType(std::string_view a, std::string_view b) {
   return b.starts_with(a) && IsModifierSuffix(b.substr(a.size()));
 }
 
-// The second thread of FoldOptions::worker_thread. The caller's thread filters by event type
-// and copies each stack's frames (views stay valid: Event::stable_views) into a batch; the
-// worker builds the folded strings and counts them. At most kMaxQueued batches wait, so
-// memory stays bounded however fast the parser is. Measured on an 18 MB `perf record -a -g`
-// file (166k samples, ~25 frames each): the strings and the hash map were a quarter of
-// `tk fold`'s time on one core.
+// The second thread of FoldOptions::worker_thread. The caller's thread filters by event type,
+// counts the stacks it has seen before (FoldSink::memo_) and copies the frames of the others
+// (views stay valid: Event::stable_views) into a batch; the worker names and counts them
+// (StackFolder). At most kMaxQueued batches wait, so memory stays bounded however fast the
+// parser is. Measured on an 18 MB `perf record -a -g` file (166k samples, ~25 frames each):
+// the strings and the hash map were a quarter of `tk fold`'s time on one core.
 class FoldSink::Worker {
  public:
   explicit Worker(FoldSink* sink) : sink_(sink), thread_([this] { Run(); }) {
@@ -48,8 +49,8 @@ class FoldSink::Worker {
   }
   ~Worker() { Stop(); }
 
-  void Add(const Event& e, uint64_t weight) {
-    current_->items.push_back(Item{e.comm, ShownPid(e), e.tid, weight, e.stack.size()});
+  void Add(const Event& e, uint64_t weight, uint32_t memo) {
+    current_->items.push_back(Item{e.comm, ShownPid(e), e.tid, weight, e.stack.size(), memo});
     current_->frames.insert(current_->frames.end(), e.stack.begin(), e.stack.end());
     if (current_->items.size() >= kBatch) Submit();
   }
@@ -79,6 +80,7 @@ class FoldSink::Worker {
     int32_t pid, tid;
     uint64_t weight;
     size_t frames;
+    uint32_t memo;
   };
   struct Batch {
     std::vector<Item> items;
@@ -102,7 +104,6 @@ class FoldSink::Worker {
   }
 
   void Run() {
-    std::string key;
     while (true) {
       std::unique_ptr<Batch> b;
       {
@@ -116,8 +117,8 @@ class FoldSink::Worker {
       idle_cv_.notify_all();  // a queue slot is free
       size_t at = 0;
       for (const Item& it : b->items) {
-        sink_->Count(it.comm, it.pid, it.tid, absl::MakeConstSpan(b->frames).subspan(at, it.frames),
-                     it.weight, &key);
+        sink_->FoldStable(it.comm, it.pid, it.tid,
+                          absl::MakeConstSpan(b->frames).subspan(at, it.frames), it.weight, it.memo);
         at += it.frames;
       }
       b->items.clear();
@@ -141,7 +142,9 @@ class FoldSink::Worker {
   std::thread thread_;  // last: starts after the members above exist
 };
 
-FoldSink::FoldSink(FoldOptions opt) : opt_(std::move(opt)), filter_(opt_.event_filter) {}
+FoldSink::FoldSink(FoldOptions opt)
+    : opt_(std::move(opt)), filter_(opt_.event_filter),
+      folder_(std::make_unique<StackFolder>(opt_)) {}
 
 FoldSink::~FoldSink() = default;
 
@@ -150,7 +153,19 @@ absl::Status FoldSink::Finish() {
     worker_->Drain();
     worker_.reset();
   }
+  // The repeats' weights go to the slots their first events were folded into.
+  for (size_t m = 0; m < memo_weight_.size(); ++m) {
+    if (memo_weight_[m]) folder_->AddWeight(memo_slot_[m], memo_weight_[m]);
+    memo_weight_[m] = 0;
+  }
+  folder_->FlushTo(&stacks_);
   return absl::OkStatus();
+}
+
+void FoldSink::FoldStable(std::string_view comm, int32_t pid, int32_t tid,
+                          absl::Span<const Frame> stack, uint64_t weight, uint32_t memo) {
+  const uint32_t slot = folder_->Add(comm, pid, tid, stack, weight);
+  if (memo != kNoMemo) memo_slot_.push_back(slot);  // memo indexes come in order: memo_slot_[memo]
 }
 
 void FoldSink::SetDefaultType(std::string_view name) {
@@ -222,13 +237,31 @@ absl::Status FoldSink::OnEvent(const Event& e) {
   }
   ++samples_;
   uint64_t weight = e.has_period && e.period ? e.period : 1;
-  if (e.stable_views && opt_.worker_thread) {
-    if (!worker_) worker_ = std::make_unique<Worker>(this);
-    worker_->Add(e, weight);
+  if (!e.stable_views) {  // text: names in a reused buffer
+    Count(e.comm, ShownPid(e), e.tid, e.stack, weight, &key_);
     return absl::OkStatus();
   }
-  if (worker_) worker_->Drain();  // the worker owns stacks_ while it has work
-  Count(e.comm, ShownPid(e), e.tid, e.stack, weight, &key_);
+  // Event::stack_id: a stack seen before under the same root is counted where its first
+  // event went. The root's comm by its view (stable: the same view, the same name).
+  uint32_t memo = kNoMemo;
+  if (e.stack_id != 0) {
+    const MemoKey k{e.stack_id, e.comm.data(), e.comm.size(),
+                    opt_.include_pid || opt_.include_tid ? ShownPid(e) : 0,
+                    opt_.include_tid ? e.tid : 0};
+    auto [it, inserted] = memo_.try_emplace(k, static_cast<uint32_t>(memo_weight_.size()));
+    if (!inserted) {
+      memo_weight_[it->second] += weight;
+      return absl::OkStatus();
+    }
+    memo = it->second;
+    memo_weight_.push_back(0);
+  }
+  if (!opt_.worker_thread) {
+    FoldStable(e.comm, ShownPid(e), e.tid, e.stack, weight, memo);
+    return absl::OkStatus();
+  }
+  if (!worker_) worker_ = std::make_unique<Worker>(this);
+  worker_->Add(e, weight, memo);
   return absl::OkStatus();
 }
 

@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
@@ -33,7 +34,8 @@ struct FoldOptions {
   // FoldSink::first_filtered() names the first other type dropped.
   std::string event_filter;
   // Fold events with stable views (Event::stable_views: perf.data) on a second thread: the
-  // caller's thread then only copies each stack's frames. Results are complete after Finish.
+  // caller's thread then only counts repeated stacks (Event::stack_id) and copies the others'
+  // frames. Results are complete after Finish.
   bool worker_thread = false;
 };
 
@@ -60,6 +62,8 @@ void WriteFolded(const StackCounts& stacks, std::ostream& out);
 // sorted as WriteFolded sorts.
 nlohmann::json FoldedJson(const StackCounts& stacks, std::string_view event);
 
+class StackFolder;
+
 class FoldSink final : public EventSink {
  public:
   explicit FoldSink(FoldOptions opt);
@@ -79,9 +83,9 @@ class FoldSink final : public EventSink {
   // prints "Filtering for events of type: NAME" with it.
   const std::string& first_filtered() const { return first_filtered_; }
 
-  // Adds the stacks counted by `other` (folded with the same options).
+  // Adds the stacks counted by `other` (folded with the same options; both finished).
   void Merge(const FoldSink& other);
-  // Writes the folded lines sorted bytewise.
+  // Writes the folded lines sorted bytewise (after Finish).
   void Write(std::ostream& out) const;
   // The same stacks as one JSON object, sorted as Write sorts them:
   //   {"event": "cpu-clock", "total": 123,
@@ -101,8 +105,28 @@ class FoldSink final : public EventSink {
 
  private:
   class Worker;
+  static constexpr uint32_t kNoMemo = ~uint32_t{0};
+  // A stack (Event::stack_id) under a root: the comm's view and the pid/tid the root shows.
+  struct MemoKey {
+    uint64_t stack_id;
+    const char* comm;
+    size_t comm_size;
+    int32_t pid, tid;
+    bool operator==(const MemoKey& o) const {
+      return stack_id == o.stack_id && comm == o.comm && comm_size == o.comm_size &&
+             pid == o.pid && tid == o.tid;
+    }
+    template <typename H>
+    friend H AbslHashValue(H h, const MemoKey& k) {
+      return H::combine(std::move(h), k.stack_id, k.comm, k.comm_size, k.pid, k.tid);
+    }
+  };
 
   bool Keep(std::string_view name);
+  // Folds an event with stable views (StackFolder); `memo` is its index in memo_ (kNoMemo:
+  // none). The worker's thread while there is one.
+  void FoldStable(std::string_view comm, int32_t pid, int32_t tid, absl::Span<const Frame> stack,
+                  uint64_t weight, uint32_t memo);
   // Counts one stack (leaf first) under the root named by comm/pid/tid; `key` is scratch.
   void Count(std::string_view comm, int32_t pid, int32_t tid, absl::Span<const Frame> stack,
              uint64_t weight, std::string* key);
@@ -115,7 +139,14 @@ class FoldSink final : public EventSink {
   // Event types dropped by the filter (at most kMaxTypes, for NothingFoldedReason).
   absl::flat_hash_set<std::string> dropped_types_;
   std::string key_;  // the stack being built, reused
-  StackCounts stacks_;  // the worker's while it runs
+  StackCounts stacks_;  // complete after Finish
+  // Events with stable views: folded by ids (the worker's while it runs), then into stacks_.
+  std::unique_ptr<StackFolder> folder_;
+  // (stack, root) seen → its index m: memo_weight_[m] sums the weights of its repeats (the
+  // caller's thread), memo_slot_[m] is the folder's slot of its first event (the folder's).
+  absl::flat_hash_map<MemoKey, uint32_t> memo_;
+  std::vector<uint64_t> memo_weight_;
+  std::vector<uint32_t> memo_slot_;
   std::unique_ptr<Worker> worker_;
 };
 

@@ -1,6 +1,7 @@
 #include "parsers/perf_data/decoder.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
@@ -161,7 +162,8 @@ ParsedSample Decoder::Trailer(std::string_view body, int* event_index) {
 // The sample IP is ips[1] (not added again). As in perf, addresses are looked up as they are
 // (no pc−1 for return addresses: `perf script` prints `_dl_start_user+0x0` for a return
 // address at a function's first byte) and the mode starts as user.
-void Decoder::BuildStack(const ParsedSample& s, uint16_t misc, const EventAttr& attr) {
+void Decoder::BuildStack(const ParsedSample& s, uint16_t misc, const EventAttr& attr,
+                         const UnwoundStacks::Stack* unwound) {
   frames_.clear();
   if (!s.has_callchain) {
     frames_.push_back(machine_.Resolve(s.pid, IsKernelMode(misc), s.ip));
@@ -198,8 +200,8 @@ void Decoder::BuildStack(const ParsedSample& s, uint16_t misc, const EventAttr& 
   // --call-graph dwarf: the kernel returns only the kernel part; the user part is unwound
   // from the copied stack. Without registers or stack, the user IP (from REGS_USER, else the
   // sample IP when the sample hit user mode) stands for the user part.
-  if (attr.exclude_callchain_user() && (attr.sample_type & kSampleStackUser)) {
-    if (AppendUnwound(s, attr)) return;
+  if (DwarfUser(attr)) {
+    if (unwound && AppendUnwound(s, *unwound)) return;
     if (s.has_user_ip) {
       frames_.push_back(machine_.Resolve(s.pid, false, s.user_ip));
     } else if (!IsKernelMode(misc)) {
@@ -208,16 +210,107 @@ void Decoder::BuildStack(const ParsedSample& s, uint16_t misc, const EventAttr& 
   }
 }
 
+// Event::stack_id. BuildStack's frames are a function of what the key holds, so the frames
+// of a key are memoized (memo_, at its second sight) and its later samples skip Resolve and
+// BuildStack. The key:
+//   - the sample's pid and the generations of its maps and of the kernel's
+//     (Machine::MapsGeneration): Resolve of a user address depends only on the process' maps,
+//     of a kernel address only on the kernel maps (kallsyms, modules, KSYMBOL's BPF and
+//     trampolines), and each generation is new at every record that changes those maps
+//     (MMAP/MMAP2, a FORK of a new process; module MMAP, KSYMBOL). A JIT map
+//     (/tmp/perf-PID.map) and a DSO's symbols load once, at their first lookup, and never
+//     change after (the Machine's kernel frame cache rests on that too). A stack whose
+//     building changed any maps (the first kernel frame loads kallsyms and extends the kernel
+//     map) is not memoized: its first frames saw other maps than its last.
+//   - the raw callchain, context markers included (which addresses are kernel, user, guest;
+//     an unknown marker drops the stack; the kMaxStack cut), in file byte order;
+//   - the sample IP and the kernel-mode bit of misc (a sample without callchain, a dropped
+//     stack's IP);
+//   - --call-graph dwarf: the attr bits that choose the DWARF path, and the unwound user stack
+//     itself (the AheadUnwinder's answer: stop reason, each frame's pc and whether it is looked
+//     up at pc, and its inline names as the views the Unwinder interned, which are the same
+//     pointer for the same name of a file), else the user IP that stands for the user part.
+//     So DWARF samples are keyed by their unwound ips, after unwinding.
+// Constant for the parse: the inline options, the symbol search options.
+void Decoder::StackKey(const ParsedSample& s, uint16_t misc, const EventAttr& attr,
+                       const UnwoundStacks::Stack* unwound) {
+  std::vector<uint64_t>& k = key_;
+  k.clear();
+  const bool dwarf = DwarfUser(attr);
+  k.push_back((s.has_callchain ? 1u : 0u) | (IsKernelMode(misc) ? 2u : 0u) | (dwarf ? 4u : 0u) |
+              (unwound ? 8u : 0u) | (s.has_user_ip ? 16u : 0u) |
+              (uint64_t{static_cast<uint32_t>(s.pid)} << 32));
+  k.push_back(machine_.MapsGeneration(s.pid));
+  k.push_back(machine_.kernel_generation());
+  k.push_back(s.ip);
+  if (dwarf) {
+    k.push_back(s.has_user_ip ? s.user_ip : 0);
+    k.push_back(s.user_regs_abi);
+  }
+  if (unwound) {
+    k.push_back(static_cast<uint64_t>(unwound->why));
+    k.push_back(unwound->frames_end - unwound->frames_begin);
+    for (uint32_t i = unwound->frames_begin; i < unwound->frames_end; ++i) {
+      const UnwoundStacks::Frame& uf = unwound_->frames[i];
+      k.push_back(uf.pc);
+      k.push_back((uf.exact ? 1u : 0u) | (uint64_t{uf.names_end - uf.names_begin} << 1));
+      for (uint32_t n = uf.names_begin; n < uf.names_end; ++n) {
+        k.push_back(reinterpret_cast<uintptr_t>(unwound_->names[n].data()));
+        k.push_back(unwound_->names[n].size());
+      }
+    }
+  }
+  if (s.has_callchain) {
+    const size_t at = k.size();
+    k.resize(at + s.callchain_nr);
+    std::memcpy(k.data() + at, s.callchain.data(), s.callchain_nr * 8);
+  }
+}
+
+// The stack of a sample into `e`: from the memo, else built (and memoized).
+void Decoder::SetStack(const ParsedSample& s, uint16_t misc, const EventAttr& attr, Event& e) {
+  const UnwoundStacks::Stack* unwound = UnwoundFor(s, attr);
+  StackKey(s, misc, attr, unwound);
+  const std::string_view key(reinterpret_cast<const char*>(key_.data()), key_.size() * 8);
+  const size_t hash = symbolize::StackMemo::Hash(key);
+  const symbolize::StackMemo::Stack* m = memo_.Find(key, hash);
+  if (m) {
+    if (unwound && !m->dropped_ip) unwind_stats_.Add(unwound->why);  // as AppendUnwound
+  } else {
+    const uint64_t generations = machine_.generations();
+    stack_dropped_ = false;
+    BuildStack(s, misc, attr, unwound);
+    if (generations != machine_.generations() || !memo_.SeenBefore(hash)) {
+      e.stack = absl::MakeConstSpan(frames_);  // stack_id stays 0
+      if (stack_dropped_) e.dropped_stack_ip = absl::MakeConstSpan(&dropped_ip_, 1);
+      return;
+    }
+    m = memo_.Add(key, frames_, stack_dropped_ ? &dropped_ip_ : nullptr);
+  }
+  e.stack = m->frames;
+  e.stack_id = m->id;
+  if (m->dropped_ip) e.dropped_stack_ip = absl::MakeConstSpan(m->dropped_ip, 1);
+}
+
+bool Decoder::DwarfUser(const EventAttr& attr) {
+  return attr.exclude_callchain_user() && (attr.sample_type & kSampleStackUser);
+}
+
+// The AheadUnwinder unwinds every sample with registers and a stack dump (its WouldUnwind).
+const UnwoundStacks::Stack* Decoder::UnwoundFor(const ParsedSample& s, const EventAttr& attr) const {
+  if (!DwarfUser(attr) || !(attr.sample_type & kSampleRegsUser) || s.user_stack.empty()) {
+    return nullptr;
+  }
+  if (!unwound_ || unwound_index_ < 0) return nullptr;
+  return &unwound_->stacks[static_cast<size_t>(unwound_index_)];
+}
+
 // As perf: callers are looked up (and printed) at return address − 1, the leaf and frames
 // interrupted by a signal at their pc. With inline frames on, a frame whose symbol is known
 // becomes the functions DWARF places at that address, innermost first (perf's
 // append_inlines); a name other than the ELF symbol's prints with "(inlined)" as its DSO. A
 // stack cut at the dump edge ends in perf 6.1's bogus ffffffffffffffff [unknown] frame.
-bool Decoder::AppendUnwound(const ParsedSample& s, const EventAttr& attr) {
-  if (!(attr.sample_type & kSampleRegsUser) || s.user_stack.empty()) return false;
-  // The AheadUnwinder unwinds every sample that gets here (its WouldUnwind).
-  if (!unwound_ || unwound_index_ < 0) return false;
-  const UnwoundStacks::Stack& st = unwound_->stacks[static_cast<size_t>(unwound_index_)];
+bool Decoder::AppendUnwound(const ParsedSample& s, const UnwoundStacks::Stack& st) {
   const unwind::StopReason why = st.why;
   unwind_stats_.Add(why);
   // abi 0: a kernel thread, the stack is the kernel part. Registers cut short (no SP or IP):
@@ -288,11 +381,8 @@ absl::Status Decoder::OnSample(uint16_t misc, std::string_view body, uint64_t of
   }
   if (!wants_.Has(e.kind())) return absl::OkStatus();
   if (wants_.stacks()) {
-    stack_dropped_ = false;
-    BuildStack(s, misc, attr);
-    e.stack = absl::MakeConstSpan(frames_);
+    SetStack(s, misc, attr, e);
     e.stack_recorded = true;  // an empty callchain folds as the bare comm
-    if (stack_dropped_) e.dropped_stack_ip = absl::MakeConstSpan(&dropped_ip_, 1);
     // The Machine's interned comms, DSO names and symbol tables (unless the tracepoint
     // decoder named the task from the payload).
     e.stable_views = e.comm.data() == comm.data();

@@ -28,6 +28,7 @@
 #include "parsers/perf_data/side_band.h"
 #include "parsers/perf_data/unwind_ahead.h"
 #include "parsers/symbolize/machine.h"
+#include "parsers/symbolize/stack_memo.h"
 #include "parsers/unwind/unwinder.h"
 
 namespace tk::parsers::tep {
@@ -109,10 +110,21 @@ class Decoder {
 
   // The sample_id_all trailer of a non-sample record; fills pid/tid/time/cpu.
   ParsedSample Trailer(std::string_view body, int* event_index);
-  void BuildStack(const ParsedSample& s, uint16_t misc, const EventAttr& attr);
+  // The frames of a sample's stack into frames_ (dropped: dropped_ip_, stack_dropped_).
+  void BuildStack(const ParsedSample& s, uint16_t misc, const EventAttr& attr,
+                  const UnwoundStacks::Stack* unwound);
+  // Sets e.stack, e.dropped_stack_ip and e.stack_id, from memo_ when the key was seen.
+  void SetStack(const ParsedSample& s, uint16_t misc, const EventAttr& attr, Event& e);
+  // The memo key of a sample's stack into key_.
+  void StackKey(const ParsedSample& s, uint16_t misc, const EventAttr& attr,
+                const UnwoundStacks::Stack* unwound);
+  // The user part of the stack is unwound from REGS_USER and STACK_USER (--call-graph dwarf).
+  static bool DwarfUser(const EventAttr& attr);
+  // The AheadUnwinder's stack for this sample; null when it was not unwound.
+  const UnwoundStacks::Stack* UnwoundFor(const ParsedSample& s, const EventAttr& attr) const;
   // Appends the user frames of a --call-graph dwarf sample, unwound (by the AheadUnwinder)
-  // from its registers and stack copy; false when the sample has neither.
-  bool AppendUnwound(const ParsedSample& s, const EventAttr& attr);
+  // from its registers and stack copy; false when they stand for no user part.
+  bool AppendUnwound(const ParsedSample& s, const UnwoundStacks::Stack& st);
   absl::Status Emit(Event& e);
   absl::Status EmitLost(Lost::Kind kind, uint64_t count, std::string_view body);
   void Malformed(std::string_view what, uint64_t off);
@@ -131,6 +143,8 @@ class Decoder {
   std::vector<Handler> handlers_;
   std::vector<std::string> names_;  // per event index
   std::vector<Frame> frames_;
+  symbolize::StackMemo memo_;  // Event::stack_id: distinct stacks, by StackKey
+  std::vector<uint64_t> key_;  // StackKey's, reused
   Frame dropped_ip_;            // the sample IP of a stack BuildStack dropped
   bool stack_dropped_ = false;
   Event sample_event_;  // OnSample's and HandleSample's, reused

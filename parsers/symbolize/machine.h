@@ -15,7 +15,7 @@
 // (--kallsyms, the build-id cache, or /proc/kallsyms when the running kernel's build id is the
 // recorded one). Anonymous executable memory is "/tmp/perf-PID.map" (JIT symbols). What
 // cannot be resolved prints as perf script prints it: "[unknown]" in the DSO, "[unknown]
-// ([unknown])" outside any map. Lookups are cached per (DSO, address).
+// ([unknown])" outside any map. Kernel frames are cached per address.
 #ifndef TK_PARSERS_SYMBOLIZE_MACHINE_H_
 #define TK_PARSERS_SYMBOLIZE_MACHINE_H_
 
@@ -73,6 +73,20 @@ class Machine {
   // Symbolizes one address of process `pid`; `kernel` selects the kernel's maps.
   Frame Resolve(int32_t pid, bool kernel, uint64_t ip);
 
+  // Generations of the maps, for a memo of whole stacks (the decoder's stack_id). What
+  // Resolve gives for a user address of `pid` is a function of the address and
+  // MapsGeneration(pid); for a kernel address, of the address and kernel_generation(). Each is
+  // a new number whenever the maps it covers change (MMAP/MMAP2, a FORK that makes a new
+  // process; module MMAPs, KSYMBOLs, the kernel map extended once kallsyms is loaded: where
+  // the kernel's per-address cache is cleared). 0: `pid` has no maps yet.
+  uint64_t MapsGeneration(int32_t pid) const {
+    auto it = procs_.find(pid);
+    return it == procs_.end() || !it->second ? 0 : it->second->generation;
+  }
+  uint64_t kernel_generation() const { return kernel_generation_; }
+  // The last generation handed out: unchanged as long as no maps changed.
+  uint64_t generations() const { return generations_; }
+
   // The executable user map of `pid` holding `addr` and the files a DWARF unwinder reads for
   // it (pointers live as long as the Machine; empty strings when none was found): the
   // runtime ELF (the build-id cache's `elf`, else --symfs + recorded path; [vdso]: the cache's
@@ -97,10 +111,11 @@ class Machine {
     Dso* dso = nullptr;
   };
   using Maps = std::map<uint64_t, Map>;  // by start; non-overlapping
-  // A process: its maps and the frames already resolved in them (cleared when maps change).
+  // A process: its maps.
   struct Proc {
     Maps maps;
-    absl::flat_hash_map<uint64_t, Frame> frames;
+    uint64_t generation = 0;  // MapsGeneration
+    const Map* last_map = nullptr;  // of the last lookup (samples of a process hit few maps)
   };
   struct Thread {
     int32_t pid = -1;
@@ -135,6 +150,13 @@ class Machine {
   absl::flat_hash_map<int32_t, std::unique_ptr<Proc>> procs_;
   Maps kernel_maps_;
   absl::flat_hash_map<uint64_t, Frame> kernel_frames_;
+  // The kernel maps changed: clears their per-address cache, gives them a new generation.
+  void NewKernelGeneration() {
+    kernel_frames_.clear();
+    kernel_generation_ = ++generations_;
+  }
+  uint64_t generations_ = 0;  // the last generation handed out
+  uint64_t kernel_generation_ = 0;
   std::map<std::string, std::unique_ptr<Dso>, std::less<>> dsos_;
   ElfFiles elf_files_;  // the files a DSO load opens several times
   std::map<std::string, std::string, std::less<>> build_ids_;  // path -> id

@@ -108,13 +108,13 @@ void SymbolTable::AddView(uint64_t start, uint64_t size, std::string_view name, 
 
 std::string_view SymbolTable::NameOf(const Symbol& s) const {
   if (!s.mangled && !s.plt) return s.name;
-  auto it = demangled_.find(&s);
-  if (it != demangled_.end()) return it->second;
+  const size_t i = static_cast<size_t>(&s - syms_.data());
+  if (demangled_.size() < syms_.size()) demangled_.resize(syms_.size(), 0);
+  if (demangled_[i]) return demangled_store_[demangled_[i] - 1];
   demangled_store_.push_back(s.mangled ? Demangle(s.name) : std::string(s.name));
   if (s.plt) demangled_store_.back() += "@plt";
-  std::string_view v = demangled_store_.back();
-  demangled_.emplace(&s, v);
-  return v;
+  demangled_[i] = static_cast<uint32_t>(demangled_store_.size());
+  return demangled_store_.back();
 }
 
 void SymbolTable::Finalize(bool kallsyms) {
@@ -156,6 +156,7 @@ void SymbolTable::Finalize(bool kallsyms) {
   }
   syms_.resize(out + 1);
   finalized_ = syms_.size();
+  Changed();
 }
 
 void SymbolTable::AddPlt(uint64_t start, uint64_t size, std::string_view name) {
@@ -170,10 +171,46 @@ void SymbolTable::SortAdded() {
   if (!std::is_sorted(added, syms_.end(), by_start)) std::stable_sort(added, syms_.end(), by_start);
   std::inplace_merge(syms_.begin(), added, syms_.end(), by_start);
   finalized_ = syms_.size();
+  Changed();
+}
+
+void SymbolTable::BuildPages() const {
+  // Pages of 4 KiB, or larger when the symbols are spread out, for at most ~4 entries a
+  // symbol (a kallsyms with a stray low address spans most of 2^64).
+  page_base_ = syms_.front().start;
+  const uint64_t span = syms_.back().start - page_base_;
+  page_shift_ = 12;
+  while (page_shift_ < 63 && (span >> page_shift_) > 4 * syms_.size() + 64) ++page_shift_;
+  const uint64_t last_page = span >> page_shift_;
+  pages_.resize(static_cast<size_t>(last_page) + 2);
+  size_t sym = 0;
+  for (uint64_t p = 0; p < pages_.size(); ++p) {
+    // Past the last page: after every symbol (p << page_shift_ could wrap).
+    const uint64_t page_start = p > last_page ? ~uint64_t{0} : page_base_ + (p << page_shift_);
+    while (sym < syms_.size() && syms_[sym].start < page_start) ++sym;
+    pages_[p] = static_cast<uint32_t>(sym);
+  }
+  if (syms_.back().start == ~uint64_t{0}) pages_.back() = static_cast<uint32_t>(syms_.size());
 }
 
 const Symbol* SymbolTable::Find(uint64_t addr) const {
-  auto it = std::upper_bound(syms_.begin(), syms_.end(), addr,
+  if (syms_.empty()) return nullptr;
+  if (pages_.empty()) BuildPages();
+  // The first symbol starting after addr is within addr's page: those of earlier pages start
+  // at or before it, those from the next page's first on after it.
+  auto first = syms_.begin(), last = syms_.end();
+  if (addr >= page_base_) {
+    const uint64_t p = (addr - page_base_) >> page_shift_;
+    if (p + 1 < pages_.size()) {
+      first += pages_[p];
+      last = syms_.begin() + pages_[p + 1];
+    } else {
+      first += pages_.back();
+    }
+  } else {
+    last = first;
+  }
+  auto it = std::upper_bound(first, last, addr,
                              [](uint64_t a, const Symbol& s) { return a < s.start; });
   // The last symbol starting at or before addr, or a longer one before it that overlaps.
   for (int back = 0; back < 4 && it != syms_.begin(); ++back) {
