@@ -3,14 +3,9 @@
 #include <string>
 #include <variant>
 
-namespace tk {
+#include "core/visit.h"
 
-void TaskTable::SeenComm(int32_t tid, std::string_view comm) {
-  if (tid <= 0 || comm.empty()) return;
-  TaskInfo& t = tasks_[tid];
-  if (t.comm_from_record || t.comm == comm) return;
-  t.comm = interner_.Intern(comm);
-}
+namespace tk {
 
 void TaskTable::Name(int32_t tid, std::string_view comm) {
   if (tid < 0 || comm.empty()) return;
@@ -27,24 +22,13 @@ std::string_view TaskTable::Comm(int32_t tid) {
   return t.comm;
 }
 
-// The sample's own thread: its pid (tgid) when the source knows it, and its comm (one
-// lookup for both).
-void TaskTable::OnSampleThread(const Event& e) {
-  if (e.tid <= 0) return;
-  TaskInfo& t = tasks_[e.tid];
-  if (t.pid < 0 && e.pid >= 0) t.pid = e.pid;
-  if (!e.comm.empty() && e.kind() != EventKind::kComm && !t.comm_from_record && t.comm != e.comm)
-    t.comm = interner_.Intern(e.comm);
-}
-
 void TaskTable::OnComm(const Event& e, const tk::Comm& c) {
   int32_t tid = c.tid >= 0 ? c.tid : e.tid;
   if (tid <= 0 || c.comm.empty()) return;
   TaskInfo& t = tasks_[tid];
   if (c.pid >= 0) t.pid = c.pid;
-  t.comm_from_record = true;
   saw_comm_record_ = true;
-  if (t.comm != c.comm) t.comm = interner_.Intern(c.comm);
+  Name(tid, c.comm);
 }
 
 void TaskTable::OnFork(const Fork& f) {
@@ -72,40 +56,32 @@ void TaskTable::OnSchedFork(const SchedFork& f) {
 }
 
 void TaskTable::Observe(const Event& e) {
-  OnSampleThread(e);
+  if (e.tid > 0) {
+    TaskInfo& t = tasks_[e.tid];
+    if (t.pid < 0 && e.pid >= 0) t.pid = e.pid;
+    if (!e.comm.empty() && e.kind() != EventKind::kComm) SeenComm(t, e.comm);
+  }
   ObserveBody(e);
 }
 
+// A comm SeenComm already took for the same thread (the sample's own, from Observe) is
+// taken again as a no-op, so a switch's prev needs no special case.
 void TaskTable::ObserveBody(const Event& e) {
-  switch (e.kind()) {
-    case EventKind::kComm: OnComm(e, std::get<tk::Comm>(e.body)); break;
-    case EventKind::kFork: OnFork(std::get<Fork>(e.body)); break;
-    case EventKind::kExit:
-      if (int32_t tid = std::get<Exit>(e.body).tid; tid > 0) tasks_[tid].exited = true;
-      break;
-    case EventKind::kSchedFork: OnSchedFork(std::get<SchedFork>(e.body)); break;
-    case EventKind::kSchedExit:
-      if (int32_t pid = std::get<SchedExit>(e.body).pid; pid > 0) tasks_[pid].exited = true;
-      break;
-    case EventKind::kSchedSwitch: {
-      const auto& s = std::get<SchedSwitch>(e.body);
-      if (s.prev_pid != e.tid || s.prev_comm != e.comm) SeenComm(s.prev_pid, s.prev_comm);
-      SeenComm(s.next_pid, s.next_comm);
-      break;
-    }
-    case EventKind::kSchedWakeup: {
-      const auto& w = std::get<SchedWakeup>(e.body);
-      SeenComm(w.pid, w.comm);
-      break;
-    }
-    case EventKind::kSchedMigrate: {
-      const auto& m = std::get<SchedMigrate>(e.body);
-      SeenComm(m.pid, m.comm);
-      break;
-    }
-    default:
-      break;
-  }
+  VisitBody(
+      e, [&](const tk::Comm& c) { OnComm(e, c); }, [&](const Fork& f) { OnFork(f); },
+      [&](const Exit& x) {
+        if (x.tid > 0) tasks_[x.tid].exited = true;
+      },
+      [&](const SchedFork& f) { OnSchedFork(f); },
+      [&](const SchedExit& x) {
+        if (x.pid > 0) tasks_[x.pid].exited = true;
+      },
+      [&](const SchedSwitch& s) {
+        SeenComm(s.prev_pid, s.prev_comm);
+        SeenComm(s.next_pid, s.next_comm);
+      },
+      [&](const SchedWakeup& w) { SeenComm(w.pid, w.comm); },
+      [&](const SchedMigrate& m) { SeenComm(m.pid, m.comm); });
 }
 
 }  // namespace tk

@@ -13,14 +13,54 @@
 #ifndef TK_CORE_TASK_TABLE_H_
 #define TK_CORE_TASK_TABLE_H_
 
+#include <array>
 #include <cstdint>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "core/event.h"
 #include "core/intern.h"
 
 namespace tk {
+
+// A map from thread id to T for the per-event hot path: entries in a vector, a hash index
+// over them, and in front a direct-mapped cache of recent ids (a sched trace names the same
+// few threads over and over; a cached lookup is one compare, where a hash probe per task
+// named was a fifth of `tk sched latency`'s decoding thread). An entry never looked up reads
+// as a default T, so Find's nullptr and a default entry mean the same.
+template <typename T>
+class TidMap {
+ public:
+  T& operator[](int32_t tid) {
+    Slot& s = cache_[static_cast<uint32_t>(tid) % kCache];
+    if (s.index != 0 && s.tid == tid) return entries_[s.index - 1].second;
+    auto [it, inserted] = index_.try_emplace(tid, static_cast<uint32_t>(entries_.size()));
+    if (inserted) entries_.emplace_back(tid, T{});
+    s = Slot{tid, it->second + 1};
+    return entries_[it->second].second;
+  }
+  const T* Find(int32_t tid) const {
+    const Slot& s = cache_[static_cast<uint32_t>(tid) % kCache];
+    if (s.index != 0 && s.tid == tid) return &entries_[s.index - 1].second;
+    auto it = index_.find(tid);
+    return it == index_.end() ? nullptr : &entries_[it->second].second;
+  }
+  // Every entry as {tid, value}, in first-lookup order.
+  const std::vector<std::pair<int32_t, T>>& entries() const { return entries_; }
+  size_t size() const { return entries_.size(); }
+
+ private:
+  static constexpr size_t kCache = 256;
+  struct Slot {
+    int32_t tid = 0;
+    uint32_t index = 0;  // in entries_, plus one; 0: empty
+  };
+  std::array<Slot, kCache> cache_{};
+  std::vector<std::pair<int32_t, T>> entries_;
+  absl::flat_hash_map<int32_t, uint32_t> index_;
+};
 
 struct TaskInfo {
   std::string_view comm;      // interned; empty when never named
@@ -46,23 +86,24 @@ class TaskTable {
         .Add(EventKind::kSchedFork).Add(EventKind::kSchedExit);
   }
 
-  // Updates from one event: Comm/Fork/Exit records, sched_process_fork/exit, the sample's own
-  // pid/tid/comm and the comms inside sched_switch / sched_wakeup / sched_migrate_task.
+  // Updates from one event: the event's own thread (its pid, and its comm unless the event is
+  // a Comm record, which names by its body), then ObserveBody.
   void Observe(const Event& e);
-  // The same without the event's own thread: what the body says about tasks (a parser calls
-  // this before it names the event's thread from the table).
+  // What the body says about tasks: Comm/Fork/Exit records, sched_process_fork/exit and the
+  // comms inside sched_switch / sched_wakeup / sched_migrate_task (a parser calls this before
+  // it names the event's thread from the table).
   void ObserveBody(const Event& e);
 
   // A tracepoint-level comm for `tid` (ignored once a record named it).
-  void SeenComm(int32_t tid, std::string_view comm);
+  void SeenComm(int32_t tid, std::string_view comm) {
+    if (tid <= 0 || comm.empty()) return;
+    SeenComm(tasks_[tid], comm);
+  }
   // A record-level comm for `tid` (trace.dat's saved cmdlines): wins over tracepoint comms.
   void Name(int32_t tid, std::string_view comm);
 
   TaskInfo& Get(int32_t tid) { return tasks_[tid]; }
-  const TaskInfo* Find(int32_t tid) const {
-    auto it = tasks_.find(tid);
-    return it == tasks_.end() ? nullptr : &it->second;
-  }
+  const TaskInfo* Find(int32_t tid) const { return tasks_.Find(tid); }
   // The thread's current comm: "swapper" for tid 0 (as perf), ":TID" when never named.
   std::string_view Comm(int32_t tid);
   // The thread's comm as a parser names an event's thread: a record's name (tid 0 too), then
@@ -80,12 +121,14 @@ class TaskTable {
   std::string_view Intern(std::string_view s) { return interner_.Intern(s); }
 
  private:
-  void OnSampleThread(const Event& e);
+  void SeenComm(TaskInfo& t, std::string_view comm) {
+    if (!t.comm_from_record && t.comm != comm) t.comm = interner_.Intern(comm);
+  }
   void OnComm(const Event& e, const tk::Comm& c);
   void OnFork(const Fork& f);
   void OnSchedFork(const SchedFork& f);
 
-  absl::flat_hash_map<int32_t, TaskInfo> tasks_;
+  TidMap<TaskInfo> tasks_;
   Interner interner_;
   bool record_names_only_ = false;
   bool saw_comm_record_ = false;

@@ -32,10 +32,10 @@ void DelayTracker::OnEvent(const Event& e, const std::function<void(const Delay&
     }
   }
   if (s.next_pid <= 0) return;
-  auto it = pending_.find(s.next_pid);
-  if (it == pending_.end() || it->second.ready_ns == 0) return;
-  Pending p = it->second;
-  it->second.ready_ns = 0;
+  Pending& next = pending_[s.next_pid];  // a new entry is not runnable
+  if (next.ready_ns == 0) return;
+  Pending p = next;
+  next.ready_ns = 0;
   if (e.ts_ns < p.ready_ns) return;
   Delay d;
   d.tid = s.next_pid;

@@ -12,7 +12,6 @@
 #include <functional>
 #include <string_view>
 
-#include "absl/container/flat_hash_map.h"
 #include "analyses/sched/task_table.h"
 #include "core/event.h"
 #include "core/filter.h"
@@ -54,7 +53,7 @@ class DelayTracker {
   };
   Filter filter_;
   TaskTable tasks_;
-  absl::flat_hash_map<int32_t, Pending> pending_;
+  TidMap<Pending> pending_;
   bool seen_waking_ = false;
 };
 

@@ -8,6 +8,7 @@
 #include "analyses/sched/perf_format.h"
 #include "core/absl_compat.h"
 #include "core/strings.h"
+#include "core/visit.h"
 
 namespace tk::sched {
 
@@ -142,39 +143,28 @@ void LatencyAnalysis::OnMigrate(const Event& e, const SchedMigrate& m) {
   ++info_.nr_timestamps;
 }
 
+void LatencyAnalysis::OnStat(const Event& e, const SchedStat& st) {
+  if (st.which != SchedStat::Which::kRuntime) return;
+  seen_runtime_ = true;
+  Thread& t = threads_[st.pid];
+  for (int r = 0; r < rule_sets_; ++r) AtomsOf(t, r, e.ts_ns, /*runnable=*/true);
+  if (filter_.TimeOk(e.ts_ns) && filter_.CpuOk(e.cpu)) t.runtime += st.delay_ns;
+}
+
+void LatencyAnalysis::OnLost(const Lost& l) {
+  if (l.kind == Lost::Kind::kLost || l.kind == Lost::Kind::kOverrun) {
+    info_.nr_lost_events += l.count;
+    ++info_.nr_lost_chunks;
+  }
+}
+
 absl::Status LatencyAnalysis::OnEvent(const Event& e) {
   ++info_.nr_events;
   tasks_.Observe(e);
-  switch (e.kind()) {
-    case EventKind::kSchedSwitch:
-      OnSwitch(e, std::get<SchedSwitch>(e.body));
-      break;
-    case EventKind::kSchedWakeup:
-      OnWakeup(e, std::get<SchedWakeup>(e.body));
-      break;
-    case EventKind::kSchedStat: {
-      const auto& st = std::get<SchedStat>(e.body);
-      if (st.which != SchedStat::Which::kRuntime) break;
-      seen_runtime_ = true;
-      Thread& t = threads_[st.pid];
-      for (int r = 0; r < rule_sets_; ++r) AtomsOf(t, r, e.ts_ns, /*runnable=*/true);
-      if (filter_.TimeOk(e.ts_ns) && filter_.CpuOk(e.cpu)) t.runtime += st.delay_ns;
-      break;
-    }
-    case EventKind::kSchedMigrate:
-      OnMigrate(e, std::get<SchedMigrate>(e.body));
-      break;
-    case EventKind::kLost: {
-      const auto& l = std::get<Lost>(e.body);
-      if (l.kind == Lost::Kind::kLost || l.kind == Lost::Kind::kOverrun) {
-        info_.nr_lost_events += l.count;
-        ++info_.nr_lost_chunks;
-      }
-      break;
-    }
-    default:
-      break;
-  }
+  VisitBody(
+      e, [&](const SchedSwitch& s) { OnSwitch(e, s); },
+      [&](const SchedWakeup& w) { OnWakeup(e, w); }, [&](const SchedStat& st) { OnStat(e, st); },
+      [&](const SchedMigrate& m) { OnMigrate(e, m); }, [&](const Lost& l) { OnLost(l); });
   return absl::OkStatus();
 }
 
@@ -207,7 +197,7 @@ LatencyReport LatencyAnalysis::BuildReport() {
   // replaces it only when strictly greater.
   std::vector<int32_t> tids;
   tids.reserve(threads_.size());
-  for (const auto& [tid, t] : threads_) {
+  for (const auto& [tid, t] : threads_.entries()) {
     if (t.a[kMain].state == AtomState::kUnseen) continue;  // only the perf 6.1 rules saw it
     if (filter_.options().has_task()) {
       const TaskInfo* info = tasks_.Find(tid);
@@ -280,7 +270,7 @@ LatencyReport LatencyAnalysis::BuildReport() {
 
 void LatencyAnalysis::ComparePerf61(LatencyReport* rep) const {
   if (rule_sets_ < 2) return;
-  for (const auto& [tid, th] : threads_) {
+  for (const auto& [tid, th] : threads_.entries()) {
     const Atoms& t = th.a[kMain];
     const Atoms& o = th.a[kPerf61];  // all 0 when perf 6.1's rules never saw the thread
     if (t.state == AtomState::kUnseen) continue;

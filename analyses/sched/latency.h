@@ -145,6 +145,8 @@ class LatencyAnalysis final : public EventSink {
   void OnWakeup(const Event& e, const SchedWakeup& w);
   void WakeUp(Atoms& t, const Event& e, bool count);
   void OnMigrate(const Event& e, const SchedMigrate& m);
+  void OnStat(const Event& e, const SchedStat& st);
+  void OnLost(const Lost& l);
   // Counts the shown threads whose delays differ under perf 6.1's rules.
   void ComparePerf61(LatencyReport* rep) const;
   LatencyReport BuildReport();
@@ -153,7 +155,7 @@ class LatencyAnalysis final : public EventSink {
   int rule_sets_;  // 2 with the perf 6.1 shadow, 1 with --compat
   Filter filter_;
   TaskTable tasks_;
-  absl::flat_hash_map<int32_t, Thread> threads_;
+  TidMap<Thread> threads_;
   std::vector<int32_t> curr_pid_;  // per CPU, -1 unknown
   std::vector<int64_t> last_switch_;  // per CPU, -1 none yet
   bool seen_waking_ = false;

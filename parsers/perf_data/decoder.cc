@@ -103,9 +103,11 @@ absl::Status Decoder::HandleFull(std::string_view rec, uint64_t offset) {
   return (this->*handlers_[type])(misc, rec.substr(8), offset);
 }
 
-// What OnSample makes of a tracepoint sample without a stack, from the reading thread's half
-// (FastSampleDecoder::Decode) and the payload.
-absl::Status Decoder::HandleFast(FastResult r, const FastSample& s) {
+// What OnSample makes of a tracepoint sample without a stack, the fast way (fast_sample.h).
+absl::Status Decoder::HandleSample(std::string_view rec, uint64_t offset) {
+  FastSample s;
+  const FastResult r = fast_.Decode(rec, &s);
+  if (r == FastResult::kNo) return HandleFull(rec, offset);
   ++samples_;
   if (r == FastResult::kSkip) return absl::OkStatus();
   Event& e = StartSampleEvent(s.ts_ns, s.cpu, s.pid, s.tid, s.period, s.callchain);

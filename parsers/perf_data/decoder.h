@@ -57,26 +57,14 @@ class Decoder {
   // Loads the tracepoint formats from meta.tracing_data (once it is known).
   void LoadTracingData(uint64_t offset);
 
-  // One record (header included) at input offset `offset`.
+  // One record (header included) at input offset `offset`. A sched tracepoint sample takes
+  // the fast path (fast_sample.h) unless it fails one of its checks.
   absl::Status Handle(std::string_view rec, uint64_t offset) {
     if (!fast_.empty() && rec.size() >= 8 && LoadRecordType(rec) == kSample) {
-      FastSample s;
-      FastResult r = fast_.Decode(rec, &s);
-      if (r != FastResult::kNo) return HandleFast(r, s);
+      return HandleSample(rec, offset);
     }
     return HandleFull(rec, offset);
   }
-
-  // Handle in two halves, for two threads: Predecode (the reading thread, in delivery order;
-  // touches nothing HandleFast or HandleFull change) then, on the decoding thread in the same
-  // order, HandleFast with its result, or HandleFull when it is kNo.
-  FastResult Predecode(std::string_view rec, FastSample* out) {
-    if (fast_.empty() || rec.size() < 8 || LoadRecordType(rec) != kSample) {
-      return FastResult::kNo;
-    }
-    return fast_.Decode(rec, out);
-  }
-  absl::Status HandleFast(FastResult r, const FastSample& s);
   // Without the fast path.
   absl::Status HandleFull(std::string_view rec, uint64_t offset);
 
@@ -95,6 +83,8 @@ class Decoder {
  private:
   uint32_t LoadRecordType(std::string_view rec) const { return Load<uint32_t>(rec.data(), meta_.swap); }
   void BuildFast();
+  // A SAMPLE through the fast path, else HandleFull.
+  absl::Status HandleSample(std::string_view rec, uint64_t offset);
   // Machine::Comm through a small cache (a sched recording asks for the same few threads
   // over and over); emptied whenever the Machine learns a comm or a fork.
   std::string_view CachedComm(int32_t pid, int32_t tid);
@@ -157,7 +147,7 @@ class Decoder {
   std::vector<uint64_t> key_;  // StackKey's, reused
   Frame dropped_ip_;            // the sample IP of a stack BuildStack dropped
   bool stack_dropped_ = false;
-  Event sample_event_;  // OnSample's and HandleFast's, reused
+  Event sample_event_;  // OnSample's and HandleSample's, reused
   FastSampleDecoder fast_;
   bool fast_enabled_ = true;
   struct CachedThread {

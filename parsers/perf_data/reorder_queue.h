@@ -57,7 +57,8 @@ class ReorderQueue {
     uint32_t live = 0;
   };
   void PopUntil(uint64_t limit, bool all, std::vector<Entry>* out);
-  const char* Copy(std::string_view bytes, int32_t* block);
+  // Copies `bytes` into the current block (current_ after the call).
+  const char* Copy(std::string_view bytes);
 
   std::vector<Entry> heap_;  // queued records in arrival order (sorted when a round leaves)
   uint64_t max_time_ = 0;

@@ -101,6 +101,17 @@ absl::Status ParseTail(ByteReader& r, const EventAttr& a, ParsedSample* s) {
 
 }  // namespace
 
+int16_t FixedSampleFieldOffset(uint64_t sample_type, uint64_t bit) {
+  if (bit && !(sample_type & bit)) return -1;
+  int16_t at = 0;
+  for (uint64_t b : {kSampleIdentifier, kSampleIp, kSampleTid, kSampleTime, kSampleAddr,
+                     kSampleId, kSampleStreamId, kSampleCpu, kSamplePeriod}) {
+    if (b == bit) return at;
+    if (sample_type & b) at += 8;
+  }
+  return at;
+}
+
 absl::Status ParseSample(std::string_view body, const EventAttr& a, bool swap, ParsedSample* s) {
   ByteReader r(body, swap);
   uint64_t st = a.sample_type;
@@ -152,12 +163,7 @@ void EventTable::Build(const Metadata& meta) {
   sample_time_at_.clear();
   for (size_t i = 0; i < meta.events.size(); ++i) {
     attrs_.push_back(meta.events[i].attr);
-    uint64_t st = meta.events[i].attr.sample_type;
-    sample_time_at_.push_back(
-        (st & kSampleTime) ? static_cast<int16_t>(8 * (((st & kSampleIdentifier) ? 1 : 0) +
-                                                       ((st & kSampleIp) ? 1 : 0) +
-                                                       ((st & kSampleTid) ? 1 : 0)))
-                           : int16_t{-1});
+    sample_time_at_.push_back(FixedSampleFieldOffset(meta.events[i].attr.sample_type, kSampleTime));
     for (uint64_t id : meta.events[i].ids) by_id_.emplace(id, static_cast<int>(i));
   }
   // A dense index when the ids span at most 64k values (256 KiB).
@@ -178,41 +184,24 @@ void EventTable::Build(const Metadata& meta) {
   layout_ = attrs_.empty() ? IdLayout{} : ComputeIdLayout(attrs_[0].sample_type);
 }
 
-int EventTable::EventOf(uint32_t type, std::string_view body) const {
-  if (attrs_.size() <= 1) return attrs_.empty() ? -1 : 0;
-  uint64_t id = 0;
-  if (type == kSample) {
-    if (layout_.id_pos < 0) return 0;
-    size_t off = static_cast<size_t>(layout_.id_pos) * 8;
-    if (body.size() < off + 8) return -1;
-    id = Load<uint64_t>(body.data() + off, swap_);
-  } else {
-    if (layout_.is_pos < 0 || !attrs_[0].sample_id_all()) return 0;
-    size_t back = static_cast<size_t>(layout_.is_pos) * 8;
-    if (body.size() < back) return -1;
-    id = Load<uint64_t>(body.data() + body.size() - back, swap_);
-  }
-  if (id == 0) return 0;
-  return Lookup(id);
+int EventTable::EventOfOther(std::string_view body) const {
+  if (layout_.is_pos < 0 || !attrs_[0].sample_id_all()) return 0;
+  size_t back = static_cast<size_t>(layout_.is_pos) * 8;
+  if (body.size() < back) return -1;
+  uint64_t id = Load<uint64_t>(body.data() + body.size() - back, swap_);
+  return id == 0 ? 0 : Lookup(id);
 }
 
-uint64_t EventTable::TimeOf(uint32_t type, std::string_view body) const {
+uint64_t EventTable::TimeOfOther(uint32_t type, std::string_view body) const {
   if (type >= kUserTypeStart) return 0;
   int ev = EventOf(type, body);
   if (ev < 0) return 0;
-  size_t off;
-  if (type == kSample) {
-    int16_t at = sample_time_at_[static_cast<size_t>(ev)];
-    if (at < 0) return 0;
-    off = static_cast<size_t>(at);
-  } else {
-    const EventAttr& a = attrs_[static_cast<size_t>(ev)];
-    uint64_t st = a.sample_type;
-    if (!(st & kSampleTime) || !a.sample_id_all()) return 0;
-    size_t n = static_cast<size_t>(TrailerWords(st)) * 8;
-    if (body.size() < n) return 0;
-    off = body.size() - n + ((st & kSampleTid) ? 8 : 0);
-  }
+  const EventAttr& a = attrs_[static_cast<size_t>(ev)];
+  uint64_t st = a.sample_type;
+  if (!(st & kSampleTime) || !a.sample_id_all()) return 0;
+  size_t n = static_cast<size_t>(TrailerWords(st)) * 8;
+  if (body.size() < n) return 0;
+  size_t off = body.size() - n + ((st & kSampleTid) ? 8 : 0);
   if (body.size() < off + 8) return 0;
   return Load<uint64_t>(body.data() + off, swap_);
 }

@@ -20,6 +20,8 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "core/byte_reader.h"
+#include "parsers/perf_data/abi.h"
 #include "parsers/perf_data/attr.h"
 #include "parsers/perf_data/metadata.h"
 
@@ -58,6 +60,14 @@ absl::Status ParseSample(std::string_view body, const EventAttr& attr, bool swap
 // time, id, cpu when present). Returns false when the body is shorter than the trailer.
 bool ParseTrailer(std::string_view body, const EventAttr& attr, bool swap, ParsedSample* s);
 
+// The byte offset in a SAMPLE body of `bit`, one of the fields of one u64 word each that come
+// first (IDENTIFIER IP TID TIME ADDR ID STREAM_ID CPU PERIOD: TID and CPU are two u32), or -1
+// when `sample_type` lacks it; kFixedSampleBits with `bit` 0 gives where READ starts.
+int16_t FixedSampleFieldOffset(uint64_t sample_type, uint64_t bit);
+inline constexpr uint64_t kFixedSampleBits = kSampleIdentifier | kSampleIp | kSampleTid |
+                                             kSampleTime | kSampleAddr | kSampleId |
+                                             kSampleStreamId | kSampleCpu | kSamplePeriod;
+
 // Which event a record belongs to, and its time, without decoding it.
 class EventTable {
  public:
@@ -65,9 +75,25 @@ class EventTable {
   void Build(const Metadata& meta);
 
   // Index of the event of a record (type, body after header); -1 when its id is unknown.
-  int EventOf(uint32_t type, std::string_view body) const;
+  // Inline: it runs twice per record (time order, then the decode).
+  int EventOf(uint32_t type, std::string_view body) const {
+    if (attrs_.size() <= 1) return attrs_.empty() ? -1 : 0;
+    if (type != kSample) return EventOfOther(body);
+    if (layout_.id_pos < 0) return 0;
+    size_t off = static_cast<size_t>(layout_.id_pos) * 8;
+    if (body.size() < off + 8) return -1;
+    uint64_t id = Load<uint64_t>(body.data() + off, swap_);
+    return id == 0 ? 0 : Lookup(id);
+  }
   // The record's time, or 0 when it has none (then it is not reordered).
-  uint64_t TimeOf(uint32_t type, std::string_view body) const;
+  uint64_t TimeOf(uint32_t type, std::string_view body) const {
+    if (type != kSample) return TimeOfOther(type, body);
+    int ev = EventOf(type, body);
+    if (ev < 0) return 0;
+    int16_t at = sample_time_at_[static_cast<size_t>(ev)];
+    if (at < 0 || body.size() < static_cast<size_t>(at) + 8) return 0;
+    return Load<uint64_t>(body.data() + at, swap_);
+  }
 
   const EventAttr& attr(int i) const { return attrs_[static_cast<size_t>(i)]; }
   size_t size() const { return attrs_.size(); }
@@ -86,6 +112,9 @@ class EventTable {
     auto it = by_id_.find(id);
     return it == by_id_.end() ? -1 : it->second;
   }
+
+  int EventOfOther(std::string_view body) const;
+  uint64_t TimeOfOther(uint32_t type, std::string_view body) const;
 
   std::vector<EventAttr> attrs_;
   std::vector<int16_t> sample_time_at_;  // per event: TIME's offset in a SAMPLE body, -1 none

@@ -84,13 +84,14 @@ bool HasTracepoints(const Metadata& meta) {
   return false;
 }
 
-// Records handed from the reading thread (framing, time order, the fast half of sched
-// samples) to the decoding one, in delivery order. Records of a mapped, uncompressed file are
-// views; others (decompressed, piped) are copied into `arena`, as the reorder queue reuses its
-// blocks once they are out. --call-graph dwarf samples come with their user stacks, unwound on
-// the reading thread (unwind_ahead.h). A sample the reader parsed (Decoder::Predecode) has its
-// result in `fast` (its views borrow the record: the mapped file, or the arena, which is not
-// appended to once the batch is handed over).
+// Records handed from the reading thread (framing, time order) to the decoding one, in
+// delivery order. Records of a mapped, uncompressed file are views; others (decompressed,
+// piped) are copied into `arena`, as the reorder queue reuses its blocks once they are out.
+// --call-graph dwarf samples come with their user stacks, unwound on the reading thread
+// (unwind_ahead.h). The decoding thread parses the samples itself (Decoder::Handle's fast
+// path): it reads the record's lines for the payload anyway, so handing a parsed sample
+// over (48 bytes a record, written on one core and read on the other) cost more than the
+// parse; the reading thread was the slower one too.
 class RecordBatch {
  public:
   struct Item {
@@ -98,56 +99,31 @@ class RecordBatch {
     size_t arena_pos;
     uint32_t size;
     int32_t unwound;   // index in `unwound`, -1: none
-    FastResult fast;   // kEvent: fast[fast_index]; kNo: decode the record
-    uint32_t fast_index;
     uint64_t offset;
   };
   std::vector<Item> items;
-  std::vector<FastSample> fast;  // the first fast_used filled (kept across batches)
   std::string arena;
   UnwoundStacks unwound;
-  uint64_t release_below = 0;  // after decoding: the input below this offset can go (0: none)
+  uint64_t release_below = 0;  // once decoded: the input below this offset can go (0: none)
 
   void Clear() {
     items.clear();
     arena.clear();
     unwound.Clear();
     release_below = 0;
-    fast_used = 0;
-    copied = false;
   }
-  // A stable record is predecoded at once (its bytes are still in cache); a copied one once
-  // the arena is complete (Finish), since views into it must not move.
-  void Add(std::string_view rec, bool stable, uint64_t offset, int unwound_index, Decoder& d) {
+  void Add(std::string_view rec, bool stable, uint64_t offset, int unwound_index) {
     const uint32_t size = static_cast<uint32_t>(rec.size());
     if (stable) {
-      items.push_back({rec.data(), 0, size, unwound_index, FastResult::kNo, 0, offset});
-      Predecode(items.back(), d);
+      items.push_back({rec.data(), 0, size, unwound_index, offset});
     } else {
-      items.push_back({nullptr, arena.size(), size, unwound_index, FastResult::kNo, 0, offset});
+      items.push_back({nullptr, arena.size(), size, unwound_index, offset});
       arena.append(rec);
-      copied = true;
     }
   }
   std::string_view Record(const Item& i) const {
     return std::string_view(i.data ? i.data : arena.data() + i.arena_pos, i.size);
   }
-  // Before the hand-over: predecodes the copied records.
-  void Finish(Decoder& d) {
-    if (!copied) return;
-    for (Item& i : items) {
-      if (!i.data) Predecode(i, d);
-    }
-  }
-
- private:
-  void Predecode(Item& i, Decoder& d) {
-    if (fast.size() <= fast_used) fast.resize(std::max<size_t>(2 * fast.size(), 1024));
-    i.fast = d.Predecode(Record(i), &fast[fast_used]);
-    if (i.fast == FastResult::kEvent) i.fast_index = static_cast<uint32_t>(fast_used++);
-  }
-  size_t fast_used = 0;
-  bool copied = false;
 };
 
 // A batch goes to the decoding thread once it holds this many records (~10 ms of decoding:
@@ -229,25 +205,22 @@ class Loop {
 
   // The decoding thread's loop.
   absl::Status Consume(BatchPipe<RecordBatch>& pipe) {
-    // The payloads were last touched on the reading thread's core: ask for them a few
-    // records ahead, so the cache misses overlap the decoding (a fifth of this thread's
-    // time went to the first load of each payload).
+    // The records were last touched on the reading thread's core: ask for them a few
+    // records ahead, so the cache misses overlap the decoding (a sched sample is two lines).
     constexpr size_t kAhead = 8;
     while (std::unique_ptr<RecordBatch> b = pipe.Take()) {
       const std::vector<RecordBatch::Item>& items = b->items;
       for (size_t n = 0; n < items.size(); ++n) {
-        if (n + kAhead < items.size() && items[n + kAhead].fast == FastResult::kEvent) {
-          const char* raw = b->fast[items[n + kAhead].fast_index].raw.data();
-          __builtin_prefetch(raw);
-          __builtin_prefetch(raw + 63);
+        if (n + kAhead < items.size()) {
+          const RecordBatch::Item& ahead = items[n + kAhead];
+          const char* p = b->Record(ahead).data();
+          __builtin_prefetch(p);
+          __builtin_prefetch(p + std::min<uint32_t>(ahead.size, 128) - 1);
         }
         const RecordBatch::Item& i = items[n];
         decoder_.SetUnwound(&b->unwound, i.unwound);
-        absl::Status st = i.fast == FastResult::kNo ? decoder_.HandleFull(b->Record(i), i.offset)
-                                                    : decoder_.HandleFast(i.fast, b->fast[i.fast_index]);
-        if (!st.ok()) return st;
+        if (absl::Status st = decoder_.Handle(b->Record(i), i.offset); !st.ok()) return st;
       }
-      if (b->release_below) in_.ReleaseBelow(b->release_below);
       pipe.Done(std::move(b));
     }
     return absl::OkStatus();
@@ -261,7 +234,7 @@ class Loop {
       decoder_.SetUnwound(&unwound_, ahead_.Feed(rec, &unwound_));
       return decoder_.Handle(rec, offset);
     }
-    batch_->Add(rec, stable, offset, ahead_.Feed(rec, &batch_->unwound), decoder_);
+    batch_->Add(rec, stable, offset, ahead_.Feed(rec, &batch_->unwound));
     batch_bytes_ += rec.size();
     if (batch_->items.size() >= kBatchRecords || batch_bytes_ >= kBatchBytes) Flush();
     return cancelled_ ? absl::CancelledError("decoding stopped") : absl::OkStatus();
@@ -270,13 +243,15 @@ class Loop {
   void Flush() {
     if (!batch_ || (batch_->items.empty() && !batch_->release_below)) return;
     batch_bytes_ = 0;
-    batch_->Finish(decoder_);
     if (!pipe_->Put(std::move(batch_))) {  // the decoding side stopped: read no further
       cancelled_ = true;
       batch_ = std::make_unique<RecordBatch>();
       return;
     }
     batch_ = pipe_->Get();
+    // A recycled batch was decoded: the input below its mark can go. Here, not on the
+    // decoding thread, which is the slower one (madvise's unmapping was 2% of its time).
+    if (batch_->release_below) in_.ReleaseBelow(batch_->release_below);
     batch_->Clear();
   }
 

@@ -15,6 +15,8 @@ namespace {
 
 // Pipe reads: 1 MiB at a time.
 constexpr size_t kReadChunk = 1 << 20;
+// How far ahead of the record being framed a mapped file is prefetched.
+constexpr size_t kPrefetchAhead = 2048;
 
 struct Header {
   uint32_t type;
@@ -229,6 +231,9 @@ absl::StatusOr<bool> Tokenizer::Next(RawRecord* rec) {
       rec->stable = true;
       rec->compressed = false;
       pos_ += h.size;
+      // The hardware prefetcher stops at page boundaries: ask for the data 2 KiB ahead, so
+      // the first touch of each record (its header here) does not wait for memory.
+      if (data_.size() - pos_ > kPrefetchAhead) __builtin_prefetch(data_.data() + pos_ + kPrefetchAhead);
       return true;
     }
   }

@@ -41,8 +41,11 @@ inline bool IsSchedKind(EventKind k) {
 
 // Fills `*body` with the event of kind `k` (a sched kind; `variant` is core/kernel_events.h's:
 // the wakeup kind, the stat which). `states` turns sched_switch's prev_state into a TaskState.
-inline void DecodeSchedBody(EventKind k, uint8_t variant, const FieldRef* s,
-                            const FieldReader& r, PrevStateDecoder* states, Body* body) {
+// `Reader` is FieldReader or, for a payload checked to hold its fixed fields in the host's
+// byte order, InRangeFieldReader (the same values).
+template <typename Reader>
+inline void DecodeSchedBody(EventKind k, uint8_t variant, const FieldRef* s, const Reader& r,
+                            PrevStateDecoder* states, Body* body) {
   auto i32 = [](int64_t v) { return static_cast<int32_t>(v); };
   switch (k) {
     case EventKind::kSchedSwitch: {
@@ -139,11 +142,16 @@ class SchedFastDecoder {
     return raw.size() >= static_cast<size_t>(std::max(l.fixed_size, 2)) &&
            static_cast<int>(LoadUnsigned(raw.data(), 2, NeedsSwap(big_endian_))) == l.id;
   }
-  // The body of a payload that Matches(handle, raw).
+  // The body of a payload that Matches(handle, raw) (so it holds the format's fixed fields).
   void Decode(int handle, std::string_view raw, Body* body) {
     Entry& en = entries_[static_cast<size_t>(handle)];
-    DecodeSchedBody(en.layout.kind, en.layout.variant, en.layout.slots.data(),
-                    FieldReader(raw, big_endian_), en.states.get(), body);
+    if (NeedsSwap(big_endian_)) {
+      DecodeSchedBody(en.layout.kind, en.layout.variant, en.layout.slots.data(),
+                      FieldReader(raw, big_endian_), en.states.get(), body);
+    } else {  // Matches checked the size
+      DecodeSchedBody(en.layout.kind, en.layout.variant, en.layout.slots.data(),
+                      InRangeFieldReader(raw), en.states.get(), body);
+    }
   }
 
  private:

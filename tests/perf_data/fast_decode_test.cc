@@ -8,7 +8,7 @@
 //   - on damaged copies of the sched fixture (RAW sizes and common_types changed): the same
 //     events and the same malformed-record counts as the full path;
 //   - on a `perf record -z` style copy of it (records inside COMPRESSED records, so the
-//     reader copies them and predecodes them in its batch's arena).
+//     reader copies them into its batch's arena, where the decoding thread parses them).
 #include <zstd.h>
 
 #include <filesystem>
@@ -337,7 +337,7 @@ std::string Compressed(const std::string& data) {
   return file;
 }
 
-TEST(FastDecode, CompressedRecordsAreCopiedAndPredecodedAlike) {
+TEST(FastDecode, CompressedRecordsAreCopiedAndDecodedAlike) {
   std::string data = ReadAll(SourcePath("testdata/recorded/sched/sched.perf.data"));
   std::string z = Compressed(data);
   ASSERT_EQ(z.size(), data.size());
