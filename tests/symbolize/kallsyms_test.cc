@@ -128,8 +128,9 @@ TEST(KallsymsFastHead, EveryByteAtEveryDigitAgreesWithTheGeneralParser) {
       // A space in the digits moves the type (" 9 T probe": type '9', not a kept one).
       auto want = ParseKallsymsLine(line);
       if (want && want->type != 'T') want.reset();
-      absl::StatusOr<KernelSymbols> ks =
-          ParseKallsyms(line + "\nffffffffff000000 T other\n", nullptr, "test");
+      // The symbols' names are views into the text: it must outlive `ks`.
+      const std::string text = line + "\nffffffffff000000 T other\n";
+      absl::StatusOr<KernelSymbols> ks = ParseKallsyms(text, nullptr, "test");
       ASSERT_TRUE(ks.ok()) << ks.status();
       const auto& syms = ks->kernel.symbols();
       const bool read = syms.size() == 2;
