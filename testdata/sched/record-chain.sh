@@ -21,6 +21,8 @@
 # Recording needs root (perf sched record is system wide), gcc and perf 6.1; the references
 # perf 6.1. Exit 77 (SKIP) otherwise.
 set -eu
+# The references are perf 6.1's bytes (tk's --compat perf-6.1 is compared with them).
+perf --version | grep -q '^perf version 6\.1\.' || { echo "record-chain.sh: needs perf 6.1" >&2; exit 1; }
 here=$(cd "$(dirname "$0")" && pwd)
 command -v perf >/dev/null || { echo "SKIP: no perf" >&2; exit 77; }
 refs_only=false
