@@ -17,8 +17,10 @@ void TaskTable::Name(int32_t tid, std::string_view comm) {
 std::string_view TaskTable::Comm(int32_t tid) {
   if (tid == 0) return "swapper";
   TaskInfo& t = tasks_[tid];
-  if (t.comm.empty() || (record_names_only_ && saw_comm_record_ && !t.comm_from_record))
-    return interner_.Intern(":" + std::to_string(tid));
+  if (t.comm.empty() || (record_names_only_ && saw_comm_record_ && !t.comm_from_record)) {
+    if (t.placeholder.empty()) t.placeholder = interner_.Intern(":" + std::to_string(tid));
+    return t.placeholder;
+  }
   return t.comm;
 }
 

@@ -68,6 +68,9 @@ struct TaskInfo {
   int32_t ppid = -1;          // parent process id; -1 unknown
   bool comm_from_record = false;  // named by a Comm event (wins over tracepoint comms)
   bool exited = false;        // an Exit / sched_process_exit was seen
+  // ":TID" as Comm returns it for an unnamed task, interned at its first use (it depends on
+  // the tid alone), so that asking again costs no string and no interner probe.
+  std::string_view placeholder;
 };
 
 class TaskTable {
