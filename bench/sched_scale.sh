@@ -9,6 +9,9 @@
 # Default inputs: sched-huge.data and sched.data in $TK_BENCH_DIR (default build/bench-inputs),
 # recorded by bench/make-inputs.sh [--huge]. Needs perf and GNU time (/usr/bin/time). The
 # Google Benchmark twin is bench/scale_bench (BM_TkSchedLatencyPerfData, BM_PerfSchedLatency).
+# Output goes to $TK_BENCH_OUT (default /dev/null); where /dev/null is a regular file (some
+# containers), writing timehist's 400 MB there costs both tools a tmpfs write: point
+# TK_BENCH_OUT at a character device (mknod /tmp/null c 1 3) to time the tools alone.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 tk=${TK:-$here/build/tk}
@@ -31,13 +34,15 @@ command -v perf >/dev/null || { echo "sched_scale: perf not installed" >&2; exit
 # One run: "wall cpu rss_kb".
 run() {
   local f; f=$(mktemp)
-  /usr/bin/time -f "%e %U %S %M" -o "$f" "$@" > /dev/null 2>&1 || true
+  /usr/bin/time -f "%e %U %S %M" -o "$f" "$@" > "$sink" 2>/dev/null || true
   awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' "$f"
   rm -f "$f"
 }
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 col() { awk -v c="$1" '{print $c}'; }
 
+sink=${TK_BENCH_OUT:-/dev/null}
+[ -c "$sink" ] || echo "sched_scale: note: output $sink is not a character device (TK_BENCH_OUT)"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-16s %-9s %8s %8s %9s %8s %8s %9s %7s %7s\n' input command tk_wall tk_cpu tk_rss_mb \
   perf_wall perf_cpu perf_rss_mb x_wall x_cpu

@@ -5,6 +5,9 @@
 # and 2, and `trace-cmd report` (the anchor of all four). Input: bench/make-huge-trace-dat.sh.
 #
 #   bench/trace_dat_scale.sh TRACE_DAT [RUNS] [TK]
+#
+# Output goes to $TK_BENCH_OUT (default /dev/null; see bench/sched_scale.sh on containers where
+# /dev/null is a regular file).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 f=${1:?trace.dat}
@@ -14,9 +17,11 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 measure() {  # NAME CMD...: one run, "NAME wall cpu rss_kb" into $out
   local name=$1; shift
-  /usr/bin/time -f "$name %e %U %S %M" -o "$out.one" "$@" > /dev/null 2>&1 || true
+  /usr/bin/time -f "$name %e %U %S %M" -o "$out.one" "$@" > "$sink" 2>/dev/null || true
   awk '{printf "%s %.2f %.2f %d\n", $1, $2, $3 + $4, $5}' "$out.one" >> "$out"
 }
+sink=${TK_BENCH_OUT:-/dev/null}
+[ -c "$sink" ] || echo "trace_dat_scale: note: output $sink is not a character device (TK_BENCH_OUT)"
 echo "input $(stat -c %s "$f") bytes; load $(cut -d' ' -f1-3 /proc/loadavg)"
 for ((r = 0; r < runs; r++)); do
   measure trace-cmd-report trace-cmd report -i "$f"

@@ -71,23 +71,24 @@ bool TimehistAnalysis::Filtered(int32_t tid) {
 
 bool TimehistAnalysis::CpuWanted(int32_t cpu) const { return filter_.CpuOk(cpu); }
 
-std::string TimehistAnalysis::CommStr(int32_t tid, bool idle) {
+const std::string& TimehistAnalysis::CommStr(int32_t tid, bool idle) {
   // perf's timehist_get_commstr: "comm" for pid 0, "comm[tid/pid]" for a thread that is not
-  // its process's leader, else "comm[tid]"; at most 31 characters.
-  std::string s;
-  if (idle) {
-    s = "<idle>";
-  } else {
-    std::string_view comm = tasks_.Comm(tid);
-    const TaskInfo* t = tasks_.Find(tid);
-    int32_t pid = tid == 0 ? 0 : (t && t->pid >= 0 ? t->pid : tid);
-    if (pid == 0) s = std::string(comm);
-    else if (pid != tid) s = absl::StrCat(AV(comm), "[", tid, "/", pid, "]");
-    else s = absl::StrCat(AV(comm), "[", tid, "]");
-  }
-  if (s.size() > 31) s.resize(31);
-  comm_width_ = std::max(comm_width_, static_cast<int>(s.size()));
-  return s;
+  // its process's leader, else "comm[tid]"; at most 31 characters. Kept per thread and built
+  // again only when its comm or pid changed (comms are interned: a new name, a new pointer).
+  static const std::string kIdle = "<idle>";
+  if (idle) return kIdle;
+  std::string_view comm = tasks_.Comm(tid);
+  const TaskInfo* t = tasks_.Find(tid);
+  int32_t pid = tid == 0 ? 0 : (t && t->pid >= 0 ? t->pid : tid);
+  CommCache& c = comm_strs_[tid];
+  if (c.comm == comm.data() && c.size == comm.size() && c.pid == pid && c.built) return c.str;
+  c = CommCache{comm.data(), comm.size(), pid, true, {}};
+  if (pid == 0) c.str = std::string(comm);
+  else if (pid != tid) c.str = absl::StrCat(AV(comm), "[", tid, "/", pid, "]");
+  else c.str = absl::StrCat(AV(comm), "[", tid, "]");
+  if (c.str.size() > 31) c.str.resize(31);
+  comm_width_ = std::max(comm_width_, static_cast<int>(c.str.size()));
+  return c.str;
 }
 
 TimehistAnalysis::Runtime& TimehistAnalysis::IdleRuntime(int32_t cpu) {
@@ -126,7 +127,11 @@ void TimehistAnalysis::AppendHeader() {
   if (opts_.show_state) AppendF(&s, "  %5s", "");  // perf 6.1 pads the units row
   s += "\n";
   AppendF(&s, "%.15s %.6s ", std::string(15, '-').c_str(), std::string(6, '-').c_str());
-  if (opts_.cpu_visual) s += " " + std::string(ncpus, '-') + " ";
+  if (opts_.cpu_visual) {
+    s += ' ';
+    s.append(ncpus, '-');
+    s += ' ';
+  }
   AppendF(&s, " %s", std::string(comm_width, '-').c_str());
   AppendF(&s, "  %.9s  %.9s  %.9s", "---------", "---------", "---------");
   if (opts_.show_state) AppendF(&s, "  %.5s", "-----");
@@ -170,7 +175,7 @@ bool UpdateRuntime(TimehistAnalysis::Runtime& r, int64_t t, int64_t tprev) {
 }  // namespace
 
 void TimehistAnalysis::PrintRow(const Event& e, const SchedSwitch& s, const Runtime& r,
-                                const std::string& comm, int64_t t, char state, bool idle) {
+                                std::string_view comm, int64_t t, char state, bool idle) {
   if (!CpuWanted(e.cpu)) return;
   std::string& b = Rows();
   if (opts_.json) {
@@ -193,16 +198,25 @@ void TimehistAnalysis::PrintRow(const Event& e, const SchedSwitch& s, const Runt
     FlushIfBig(&buf_, out_);
     return;
   }
-  AppendUsecTimestamp(&b, t, 15);
-  b += ' ';
-  AppendCpu(&b, e.cpu);
-  if (opts_.cpu_visual) AppendVisual(e.cpu, idle ? 'i' : 's', " ");
-  b += ' ';
-  AppendLeft(&b, comm, comm_width_);
-  b += ' ';
-  AppendSchedTime(&b, r.dt_sleep + r.dt_iowait + r.dt_preempt, 6);
-  AppendSchedTime(&b, r.dt_delay, 6);
-  AppendSchedTime(&b, r.dt_run, 6);
+  // The fixed columns in one piece: time, CPU, comm (<= 31), wait, delay, run.
+  char row[16 + 26 + 7 + 2 + 32 + 3 * (16 + 26)];
+  char* p = PutUsecTimestamp(row, t, 15);
+  *p++ = ' ';
+  if (e.cpu < 0 || e.cpu > 9999 || opts_.cpu_visual) {
+    b.append(row, p - row);
+    AppendCpu(&b, e.cpu);
+    if (opts_.cpu_visual) AppendVisual(e.cpu, idle ? 'i' : 's', " ");
+    p = row;
+  } else {
+    p = PutCpu(p, e.cpu);
+  }
+  *p++ = ' ';
+  p = PutLeft(p, comm, comm_width_);
+  *p++ = ' ';
+  p = PutSchedTime(p, r.dt_sleep + r.dt_iowait + r.dt_preempt, 6);
+  p = PutSchedTime(p, r.dt_delay, 6);
+  p = PutSchedTime(p, r.dt_run, 6);
+  b.append(row, p - row);
   if (opts_.show_state) {
     b += "     ";
     b += idle ? 'I' : state;

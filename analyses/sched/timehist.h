@@ -28,8 +28,6 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "analyses/sched/task_table.h"
 #include "analyses/sched/timehist_chain.h"
@@ -117,7 +115,8 @@ class TimehistAnalysis final : public EventSink {
   bool TaskWanted(int32_t tid);  // the task filter, with the pid and comm the table knows
   bool Filtered(int32_t tid);    // perf's thread__is_filtered; counts skipped samples
   bool CpuWanted(int32_t cpu) const;
-  std::string CommStr(int32_t tid, bool idle);  // "comm[tid/pid]" and widens the column
+  // "comm[tid/pid]" and widens the column; valid until the next call for another thread.
+  const std::string& CommStr(int32_t tid, bool idle);
   Runtime& IdleRuntime(int32_t cpu);
   static constexpr int kCommWidth = 30;  // perf's initial comm column
   // The buffer rows go to, after the header when it is not written yet.
@@ -146,7 +145,7 @@ class TimehistAnalysis final : public EventSink {
   void OnWakeup(const Event& e, const SchedWakeup& w);
   void OnMigrate(const Event& e, const SchedMigrate& m);
   void OnLost(const Event& e, const Lost& l);  // perf's "lost N events on cpu C" row
-  void PrintRow(const Event& e, const SchedSwitch& s, const Runtime& r, const std::string& comm,
+  void PrintRow(const Event& e, const SchedSwitch& s, const Runtime& r, std::string_view comm,
                 int64_t t, char state, bool idle);
   // The switch-out's chain into chain_ (chain_on_ when the column is shown for it); counts
   // the rows perf 6.1's rules would print another chain for.
@@ -166,7 +165,15 @@ class TimehistAnalysis final : public EventSink {
   std::ostream& out_;
   std::string buf_;
   TaskTable tasks_;
-  absl::flat_hash_map<int32_t, Runtime> runtime_;
+  TidMap<Runtime> runtime_;
+  struct CommCache {  // CommStr's string and what it was built from
+    const char* comm = nullptr;
+    size_t size = 0;
+    int32_t pid = 0;
+    bool built = false;
+    std::string str;
+  };
+  TidMap<CommCache> comm_strs_;
   std::vector<Runtime> idle_;            // per CPU
   std::vector<int64_t> last_switch_;     // per CPU, 0 = none yet
   Filter filter_;

@@ -29,7 +29,7 @@ namespace tk::sched {
 
 std::vector<int32_t> TimehistAnalysis::SummaryTasks() {
   std::vector<int32_t> tids;
-  for (const auto& [tid, r] : runtime_)
+  for (const auto& [tid, r] : runtime_.entries())
     if (tid != 0 && r.run_stats.n > 0 && TaskWanted(tid)) tids.push_back(tid);
   std::sort(tids.begin(), tids.end());
   return tids;

@@ -183,6 +183,36 @@ TEST(SchedLatency, JsonHasEveryField) {
     EXPECT_NE(out.str().find(k), std::string::npos) << k << "\n" << out.str();
 }
 
+// The row writers against perf's printf formats: print_sched_time's "%*lu.%03lu ",
+// timestamp__scnprintf_usec's "%lu.%06lu" in "%15s", and "[%04d] ".
+TEST(SchedFormat, WritersMatchPrintf) {
+  const uint64_t values[] = {0, 1, 999, 1000, 999999, 1000000, 1234567, 9999999999,
+                             4294967295ULL * 1000000 + 999999, 4294967296ULL * 1000000,
+                             UINT64_MAX};
+  for (uint64_t ns : values) {
+    for (int width : {0, 2, 6, 8, 12, 16, 20, 30}) {
+      std::string got, want;
+      AppendSchedTime(&got, ns, width);
+      AppendF(&want, "%*lu.%03lu ", width, static_cast<unsigned long>(ns / 1000000),
+              static_cast<unsigned long>(ns % 1000000 / 1000));
+      EXPECT_EQ(got, want) << ns << " " << width;
+    }
+    if (ns > static_cast<uint64_t>(INT64_MAX)) continue;
+    std::string got, want, ts;
+    AppendUsecTimestamp(&got, static_cast<int64_t>(ns), 15);
+    AppendF(&ts, "%lu.%06lu", static_cast<unsigned long>(ns / 1000000000),
+            static_cast<unsigned long>(ns % 1000000000 / 1000));
+    AppendF(&want, "%15s", ts.c_str());
+    EXPECT_EQ(got, want) << ns;
+  }
+  for (int cpu : {0, 7, 42, 999, 9999, 10000, -1}) {
+    std::string got, want;
+    AppendCpu(&got, cpu);
+    AppendF(&want, "[%04d] ", cpu);
+    EXPECT_EQ(got, want) << cpu;
+  }
+}
+
 // A timehist row formatted as perf does (the format itself is checked byte for byte against
 // perf's output on the recorded fixture in sched_cli_test).
 std::string Row(const char* time, int cpu, const char* task, uint64_t wait_us, uint64_t delay_us,
