@@ -31,11 +31,12 @@ done
 command -v perf >/dev/null || { echo "sched_scale: perf not installed" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "sched_scale: /usr/bin/time (GNU time) not installed" >&2; exit 2; }
 
-# One run: "wall cpu rss_kb".
+# One run: "wall cpu rss_kb". Times from bash's `time` to the millisecond (GNU time prints
+# hundredths, too coarse for the 0.1 s runs on the small input), peak RSS from GNU time.
 run() {
-  local f; f=$(mktemp)
-  /usr/bin/time -f "%e %U %S %M" -o "$f" "$@" > "$sink" 2>/dev/null || true
-  awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' "$f"
+  local f t TIMEFORMAT="%3R %3U %3S"; f=$(mktemp)
+  t=$( { time /usr/bin/time -f "%M" -o "$f" "$@" > "$sink" 2>/dev/null; } 2>&1 ) || true
+  echo "$t $(tail -1 "$f")" | awk '{printf "%s %.3f %s\n", $1, $2 + $3, $4}'
   rm -f "$f"
 }
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
@@ -66,7 +67,7 @@ for in in "${inputs[@]}"; do
     pm=$(printf '%s\n' "${pr[@]}" | col 3 | median)
     awk -v name="$(basename "$in")" -v c="$c" -v tw="$tw" -v tc="$tc" -v tm="$tm" -v pw="$pw" \
       -v pc="$pc" -v pm="$pm" 'BEGIN {
-        printf "%-16s %-9s %8.2f %8.2f %9.0f %8.2f %8.2f %9.0f %7.2f %7.2f\n", name, c, tw, tc,
+        printf "%-16s %-9s %8.3f %8.3f %9.0f %8.3f %8.3f %9.0f %7.2f %7.2f\n", name, c, tw, tc,
           tm / 1024, pw, pc, pm / 1024, (tw > 0 ? pw / tw : 0), (tc > 0 ? pc / tc : 0) }'
   done
 done

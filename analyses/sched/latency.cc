@@ -31,7 +31,10 @@ absl::StatusOr<std::vector<LatencySortKey>> ParseLatencySort(std::string_view s)
 }
 
 LatencyAnalysis::LatencyAnalysis(LatencyOptions opts)
-    : opts_(std::move(opts)), rule_sets_(opts_.perf61 ? 1 : 2), filter_(opts_.filter) {
+    : opts_(std::move(opts)),
+      rule_sets_(opts_.perf61 ? 1 : 2),
+      filter_(opts_.filter),
+      counts_all_(opts_.filter.time.empty() && opts_.filter.cpus.empty()) {
   tasks_.set_record_names_only(opts_.perf61);
 }
 
@@ -65,7 +68,7 @@ void LatencyAnalysis::SwitchIn(Atoms& in, const Event& e) {
   }
   in.state = AtomState::kSchedIn;
   in.sched_in = ts;
-  if (!filter_.TimeOk(ts) || !filter_.CpuOk(e.cpu)) return;
+  if (!Counted(ts, e.cpu)) return;
   uint64_t delta = static_cast<uint64_t>(ts - in.wake_up);
   in.total_lat += delta;
   if (delta > in.max_lat) {
@@ -148,7 +151,7 @@ void LatencyAnalysis::OnStat(const Event& e, const SchedStat& st) {
   seen_runtime_ = true;
   Thread& t = threads_[st.pid];
   for (int r = 0; r < rule_sets_; ++r) AtomsOf(t, r, e.ts_ns, /*runnable=*/true);
-  if (filter_.TimeOk(e.ts_ns) && filter_.CpuOk(e.cpu)) t.runtime += st.delay_ns;
+  if (Counted(e.ts_ns, e.cpu)) t.runtime += st.delay_ns;
 }
 
 void LatencyAnalysis::OnLost(const Lost& l) {

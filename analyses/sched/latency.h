@@ -147,6 +147,10 @@ class LatencyAnalysis final : public EventSink {
   void OnMigrate(const Event& e, const SchedMigrate& m);
   void OnStat(const Event& e, const SchedStat& st);
   void OnLost(const Lost& l);
+  // Whether a delay or runtime at `ts` on `cpu` counts (--time, -C).
+  bool Counted(int64_t ts, int32_t cpu) const {
+    return counts_all_ || (filter_.TimeOk(ts) && filter_.CpuOk(cpu));
+  }
   // Counts the shown threads whose delays differ under perf 6.1's rules.
   void ComparePerf61(LatencyReport* rep) const;
   LatencyReport BuildReport();
@@ -154,6 +158,7 @@ class LatencyAnalysis final : public EventSink {
   LatencyOptions opts_;
   int rule_sets_;  // 2 with the perf 6.1 shadow, 1 with --compat
   Filter filter_;
+  bool counts_all_;  // no --time and no -C: every delay counts
   TaskTable tasks_;
   TidMap<Thread> threads_;
   std::vector<int32_t> curr_pid_;  // per CPU, -1 unknown

@@ -39,6 +39,17 @@ inline bool IsSchedKind(EventKind k) {
          k == EventKind::kSchedFork || k == EventKind::kSchedExit;
 }
 
+// The body as a T with every field at its default: the alternative already there is reused
+// (emplace destroys and constructs through the variant's index on every event).
+template <typename T>
+inline T& ResetAs(Body* body) {
+  if (T* t = std::get_if<T>(body)) {
+    *t = T{};
+    return *t;
+  }
+  return body->emplace<T>();
+}
+
 // Fills `*body` with the event of kind `k` (a sched kind; `variant` is core/kernel_events.h's:
 // the wakeup kind, the stat which). `states` turns sched_switch's prev_state into a TaskState.
 // `Reader` is FieldReader or, for a payload checked to hold its fixed fields in the host's
@@ -49,7 +60,7 @@ inline void DecodeSchedBody(EventKind k, uint8_t variant, const FieldRef* s, con
   auto i32 = [](int64_t v) { return static_cast<int32_t>(v); };
   switch (k) {
     case EventKind::kSchedSwitch: {
-      SchedSwitch& sw = body->emplace<SchedSwitch>();
+      SchedSwitch& sw = ResetAs<SchedSwitch>(body);
       sw.prev_comm = r.Str(s[0]);
       sw.prev_pid = i32(r.IntOr(s[1], -1));
       sw.prev_prio = i32(r.IntOr(s[2], -1));
@@ -62,7 +73,7 @@ inline void DecodeSchedBody(EventKind k, uint8_t variant, const FieldRef* s, con
       return;
     }
     case EventKind::kSchedWakeup: {
-      SchedWakeup& w = body->emplace<SchedWakeup>();
+      SchedWakeup& w = ResetAs<SchedWakeup>(body);
       w.kind = static_cast<SchedWakeup::Kind>(variant);
       w.comm = r.Str(s[0]);
       w.pid = i32(r.IntOr(s[1], -1));
@@ -72,7 +83,7 @@ inline void DecodeSchedBody(EventKind k, uint8_t variant, const FieldRef* s, con
       return;
     }
     case EventKind::kSchedMigrate: {
-      SchedMigrate& m = body->emplace<SchedMigrate>();
+      SchedMigrate& m = ResetAs<SchedMigrate>(body);
       m.comm = r.Str(s[0]);
       m.pid = i32(r.IntOr(s[1], -1));
       m.prio = i32(r.IntOr(s[2], -1));
@@ -81,7 +92,7 @@ inline void DecodeSchedBody(EventKind k, uint8_t variant, const FieldRef* s, con
       return;
     }
     case EventKind::kSchedStat: {
-      SchedStat& st = body->emplace<SchedStat>();
+      SchedStat& st = ResetAs<SchedStat>(body);
       st.which = static_cast<SchedStat::Which>(variant);
       st.comm = r.Str(s[0]);
       st.pid = i32(r.IntOr(s[1], -1));
@@ -90,7 +101,7 @@ inline void DecodeSchedBody(EventKind k, uint8_t variant, const FieldRef* s, con
       return;
     }
     case EventKind::kSchedFork: {
-      SchedFork& f = body->emplace<SchedFork>();
+      SchedFork& f = ResetAs<SchedFork>(body);
       f.parent_comm = r.Str(s[0]);
       f.parent_pid = i32(r.IntOr(s[1], -1));
       f.child_comm = r.Str(s[2]);
@@ -98,7 +109,7 @@ inline void DecodeSchedBody(EventKind k, uint8_t variant, const FieldRef* s, con
       return;
     }
     case EventKind::kSchedExit: {
-      SchedExit& x = body->emplace<SchedExit>();
+      SchedExit& x = ResetAs<SchedExit>(body);
       x.comm = r.Str(s[0]);
       x.pid = i32(r.IntOr(s[1], -1));
       x.prio = i32(r.IntOr(s[2], -1));
@@ -134,6 +145,12 @@ class SchedFastDecoder {
   // Adds a layout; returns its handle (>= 0), or -1 when it cannot take the fast path.
   int Add(SchedLayout layout);
   const SchedLayout& layout(int handle) const { return entries_[handle].layout; }
+  // Whether the layout is one of the common kernels' (sched_decode.cc), decoded with its
+  // offsets known at compile time (the same reads as the others, as plain loads).
+  bool fixed(int handle) const { return entries_[handle].fixed != nullptr; }
+  // A decoder of one fixed layout: DecodeSchedBody with constant slots.
+  using FixedFn = void (*)(uint8_t variant, std::string_view raw, PrevStateDecoder* states,
+                           Body* body);
   // Whether `raw` is a payload of layout `handle`'s event (its common_type) long enough for
   // its format; when it is not, the caller takes the TepDecoder path (which names it
   // malformed or decodes the other event).
@@ -145,7 +162,9 @@ class SchedFastDecoder {
   // The body of a payload that Matches(handle, raw) (so it holds the format's fixed fields).
   void Decode(int handle, std::string_view raw, Body* body) {
     Entry& en = entries_[static_cast<size_t>(handle)];
-    if (NeedsSwap(big_endian_)) {
+    if (en.fixed) {
+      en.fixed(en.layout.variant, raw, en.states.get(), body);
+    } else if (NeedsSwap(big_endian_)) {
       DecodeSchedBody(en.layout.kind, en.layout.variant, en.layout.slots.data(),
                       FieldReader(raw, big_endian_), en.states.get(), body);
     } else {  // Matches checked the size
@@ -158,6 +177,7 @@ class SchedFastDecoder {
   struct Entry {
     SchedLayout layout;
     std::unique_ptr<PrevStateDecoder> states;
+    FixedFn fixed = nullptr;  // host byte order and a common layout
   };
   bool big_endian_;
   std::vector<Entry> entries_;
