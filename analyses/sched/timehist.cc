@@ -69,7 +69,9 @@ bool TimehistAnalysis::Filtered(int32_t tid) {
   return true;
 }
 
-bool TimehistAnalysis::CpuWanted(int32_t cpu) const { return filter_.CpuOk(cpu); }
+bool TimehistAnalysis::CpuWanted(int32_t cpu) const {
+  return opts_.filter.cpus.empty() || filter_.CpuOk(cpu);
+}
 
 const std::string& TimehistAnalysis::CommStr(int32_t tid, bool idle) {
   // perf's timehist_get_commstr: "comm" for pid 0, "comm[tid/pid]" for a thread that is not
@@ -148,8 +150,9 @@ void TimehistAnalysis::AppendVisual(int32_t cpu, char c, const char* pad) {
 namespace {
 
 // perf's timehist_update_runtime_stats. Returns whether perf 6.1's ready_to_run would have
-// given another sch delay.
-bool UpdateRuntime(TimehistAnalysis::Runtime& r, int64_t t, int64_t tprev) {
+// given another sch delay. `stats`: keep the run-time statistics (only the summary prints
+// them; their running mean divides on every row).
+bool UpdateRuntime(TimehistAnalysis::Runtime& r, int64_t t, int64_t tprev, bool stats) {
   r.dt_delay = r.dt_sleep = r.dt_iowait = r.dt_preempt = r.dt_run = 0;
   uint64_t delay61 = 0;
   if (tprev) {
@@ -163,7 +166,7 @@ bool UpdateRuntime(TimehistAnalysis::Runtime& r, int64_t t, int64_t tprev) {
       else r.dt_sleep = wait;
     }
   }
-  r.run_stats.Update(r.dt_run);
+  if (stats) r.run_stats.Update(r.dt_run);
   r.total_run += r.dt_run;
   r.total_delay += r.dt_delay;
   r.total_sleep += r.dt_sleep;
@@ -291,7 +294,7 @@ void TimehistAnalysis::OnSwitch(const Event& e, const SchedSwitch& s) {
 // for each switch with idle on one side.
 void TimehistAnalysis::IdleHistSwitch(const Switch& w) {
   if (w.idle) {
-    if (CpuWanted(w.cpu)) UpdateRuntime(w.r, w.t, w.tprev);
+    if (CpuWanted(w.cpu)) UpdateRuntime(w.r, w.t, w.tprev, opts_.with_summary);
     if (w.r.last_thread < 0) return;  // perf prints no row then
     ChargeIdle(w.r, w.t, w.tprev);
     IdleChainsOf(w.cpu).Charge(static_cast<uint64_t>(w.t - w.tprev));
@@ -301,7 +304,7 @@ void TimehistAnalysis::IdleHistSwitch(const Switch& w) {
 
 void TimehistAnalysis::CountSwitch(const Switch& w) {
   if (CpuWanted(w.cpu)) {
-    bool differs = UpdateRuntime(w.r, w.t, w.tprev);
+    bool differs = UpdateRuntime(w.r, w.t, w.tprev, opts_.with_summary);
     // With --state (or its summary split), R+ is preemption here, sleep ('W') in 6.1.
     if (opts_.show_state && !w.idle && Perf61Letter(w.s.prev_state) != w.state) differs = true;
     ++rows_;
@@ -331,7 +334,7 @@ IdleChains& TimehistAnalysis::IdleChainsOf(int32_t cpu) {
 void TimehistAnalysis::ChargeIdle(Runtime& idle, int64_t t, int64_t tprev) {
   Runtime& last = runtime_[idle.last_thread];
   idle.last_thread = -1;
-  UpdateRuntime(last, t, tprev);
+  UpdateRuntime(last, t, tprev, opts_.with_summary);
   // Only its totals count: the row of its next switch must not show this period.
   last.dt_run = last.dt_delay = last.dt_sleep = last.dt_iowait = last.dt_preempt = 0;
 }
