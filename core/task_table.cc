@@ -18,7 +18,11 @@ std::string_view TaskTable::Comm(int32_t tid) {
   if (tid == 0) return "swapper";
   TaskInfo& t = tasks_[tid];
   if (t.comm.empty() || (record_names_only_ && saw_comm_record_ && !t.comm_from_record)) {
-    if (t.placeholder.empty()) t.placeholder = interner_.Intern(":" + std::to_string(tid));
+    if (t.placeholder.empty()) {
+      std::string name = std::to_string(tid);
+      name.insert(name.begin(), ':');
+      t.placeholder = interner_.Intern(name);
+    }
     return t.placeholder;
   }
   return t.comm;
