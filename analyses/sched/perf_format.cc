@@ -76,16 +76,6 @@ __attribute__((always_inline)) inline char* PutPadded(char* p, uint64_t v, int w
 
 }  // namespace
 
-void AppendRight(std::string* out, std::string_view s, int width) {
-  if (static_cast<int>(s.size()) < width) out->append(width - s.size(), ' ');
-  out->append(s);
-}
-
-void AppendLeft(std::string* out, std::string_view s, int width) {
-  out->append(s);
-  if (static_cast<int>(s.size()) < width) out->append(width - s.size(), ' ');
-}
-
 char* PutLeft(char* p, std::string_view s, int width) {
   std::memcpy(p, s.data(), s.size());
   p += s.size();
@@ -127,11 +117,6 @@ char* PutSchedTime(char* p, uint64_t ns, int width) {
   p[3] = static_cast<char>('0' + usecs % 10);
   p[4] = ' ';
   return p + 5;
-}
-
-void AppendUsecTimestamp(std::string* out, int64_t ns, int width) {
-  char b[96];
-  out->append(b, PutUsecTimestamp(b, ns, std::min(width, 64)) - b);
 }
 
 void AppendCpu(std::string* out, int32_t cpu) {

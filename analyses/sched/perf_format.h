@@ -30,17 +30,12 @@ void AppendSchedTime(std::string* out, uint64_t ns, int width);
 // once (printf, then one std::string append per field, dominated the profile). Each writes at
 // `p` and returns the end; the caller provides the room: max(`width`, 16) plus 26 bytes for
 // a time or a timestamp (padding is stored 16 bytes at a time), 7 for a CPU, max(size,
-// width) for a string. The Append* forms pad to at most 64 columns.
-char* PutSchedTime(char* p, uint64_t ns, int width);        // AppendSchedTime's text
-char* PutUsecTimestamp(char* p, int64_t ns, int width);     // AppendUsecTimestamp's text
-char* PutCpu(char* p, int32_t cpu);                         // AppendCpu's text, 0..9999
-char* PutLeft(char* p, std::string_view s, int width);      // AppendLeft's text
+// width) for a string. AppendSchedTime pads to at most 64 columns.
+char* PutSchedTime(char* p, uint64_t ns, int width);     // AppendSchedTime's text
+char* PutUsecTimestamp(char* p, int64_t ns, int width);  // UsecTimestamp right-aligned
+char* PutCpu(char* p, int32_t cpu);                      // AppendCpu's text, 0..9999
+char* PutLeft(char* p, std::string_view s, int width);   // "%-*s"
 
-// `s` padded with spaces to `width` on the left ("%*s") or on the right ("%-*s").
-void AppendRight(std::string* out, std::string_view s, int width);
-void AppendLeft(std::string* out, std::string_view s, int width);
-// UsecTimestamp(ns) right-aligned in `width` columns ("%15s").
-void AppendUsecTimestamp(std::string* out, int64_t ns, int width);
 // "[%04d] " for a CPU.
 void AppendCpu(std::string* out, int32_t cpu);
 

@@ -198,8 +198,9 @@ TEST(SchedFormat, WritersMatchPrintf) {
       EXPECT_EQ(got, want) << ns << " " << width;
     }
     if (ns > static_cast<uint64_t>(INT64_MAX)) continue;
-    std::string got, want, ts;
-    AppendUsecTimestamp(&got, static_cast<int64_t>(ns), 15);
+    std::string want, ts;
+    char b[64];
+    std::string got(b, PutUsecTimestamp(b, static_cast<int64_t>(ns), 15) - b);
     AppendF(&ts, "%lu.%06lu", static_cast<unsigned long>(ns / 1000000000),
             static_cast<unsigned long>(ns % 1000000000 / 1000));
     AppendF(&want, "%15s", ts.c_str());
