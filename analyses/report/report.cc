@@ -1,6 +1,7 @@
 #include "analyses/report/report.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "absl/strings/str_split.h"
@@ -336,42 +337,101 @@ bool ReportSink::Kept(const Entry& en) const {
 
 namespace {
 
-// Interned views: equal content is one view, so equal pointers compare equal at once.
-int CompareInterned(std::string_view a, std::string_view b) {
-  return a.data() == b.data() && a.size() == b.size() ? 0 : a.compare(b);
+// A row's order as integers, compared word by word: ~children, ~self (descending), then the
+// sort keys' fields (ascending) packed most significant first into as few words as they fit:
+// an interned string's rank among the strings that key compares (interned: distinct views are
+// distinct strings, so ranks order as the strings do), tid and cpu offset so that signed order
+// is unsigned order, a symbol as its name's rank (unresolved: past every name, so resolved
+// rows come first) and then its start (unresolved: its address; static twins of one name by
+// their start). A repeated key adds no field.
+struct Field {
+  Key key;
+  bool addr;  // kSym's second field
+  int bits;
+  int word, shift;  // where it packs: w[2 + word] << shift
+};
+
+uint64_t SignedWord(int32_t v) { return static_cast<uint32_t>(v) ^ 0x80000000u; }
+
+int BitsFor(size_t n) {  // bits that hold 0..n
+  int b = 1;
+  while (b < 64 && (n >> b) != 0) ++b;
+  return b;
 }
 
-// Perf's order among rows of equal values: the sort keys ascending.
-bool KeysLess(const std::vector<Key>& keys, const Entry* a, const Entry* b) {
-  for (Key k : keys) {
-    int c = 0;
-    switch (k) {
-      case Key::kComm:
-        c = CompareInterned(a->comm, b->comm);
-        break;
-      case Key::kPid:
-        c = a->tid < b->tid ? -1 : a->tid > b->tid;
-        break;
-      case Key::kDso:
-        c = CompareInterned(a->dso, b->dso);
-        break;
-      case Key::kSym:
-        if (a->sym.empty() != b->sym.empty()) {
-          c = a->sym.empty() ? 1 : -1;
-        } else if (a->sym.empty()) {
-          c = a->addr < b->addr ? -1 : a->addr > b->addr;
-        } else {
-          c = CompareInterned(a->sym, b->sym);
-          if (c == 0) c = a->addr < b->addr ? -1 : a->addr > b->addr;  // static twins
-        }
-        break;
-      case Key::kCpu:
-        c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
-        break;
+// Every row's rank of the interned view `get` yields, by content; `*distinct` receives the
+// number of distinct views. Empty views (an unresolved symbol) are skipped when `skip_empty`.
+template <typename Get>
+std::vector<uint32_t> Ranks(const std::vector<const Entry*>& rows, Get get, bool skip_empty,
+                            size_t* distinct) {
+  absl::flat_hash_map<const char*, uint32_t> index;  // view -> views[i]
+  std::vector<std::string_view> views;
+  std::vector<uint32_t> of_row(rows.size());
+  const char* last = nullptr;
+  uint32_t last_index = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const std::string_view v = get(*rows[i]);
+    if (skip_empty && v.empty()) continue;
+    if (v.data() != last || views.empty()) {  // entries of one comm and DSO come in runs
+      auto [it, added] = index.try_emplace(v.data(), static_cast<uint32_t>(views.size()));
+      if (added) views.push_back(v);
+      last = v.data();
+      last_index = it->second;
     }
-    if (c != 0) return c < 0;
+    of_row[i] = last_index;
   }
-  return false;
+  std::vector<uint32_t> order(views.size()), rank(views.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return views[a] < views[b]; });
+  for (size_t i = 0; i < order.size(); ++i) rank[order[i]] = static_cast<uint32_t>(i);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    of_row[i] = skip_empty && get(*rows[i]).empty() ? static_cast<uint32_t>(views.size())
+                                                     : rank[of_row[i]];
+  }
+  *distinct = views.size();
+  return of_row;
+}
+
+// The rows sorted by their words (N: the 2 values and the packed fields).
+template <size_t N>
+void SortByWords(const std::vector<Field>& fields,
+                 const std::vector<uint32_t>* const ranks[5], bool children,
+                 std::vector<const Entry*>* rows) {
+  struct Row {
+    std::array<uint64_t, N> w;
+    const Entry* en;
+  };
+  std::vector<Row> sorted(rows->size());
+  for (size_t i = 0; i < rows->size(); ++i) {
+    const Entry& en = *(*rows)[i];
+    Row& row = sorted[i];
+    row.en = &en;
+    row.w.fill(0);
+    row.w[0] = ~(children ? en.children_period : 0);
+    row.w[1] = ~en.self_period;
+    for (const Field& f : fields) {
+      uint64_t v = 0;
+      switch (f.key) {
+        case Key::kPid:
+          v = SignedWord(en.tid);
+          break;
+        case Key::kCpu:
+          v = SignedWord(en.cpu);
+          break;
+        case Key::kSym:
+          if (f.addr) {
+            v = en.addr;
+            break;
+          }
+          [[fallthrough]];
+        default:
+          v = (*ranks[static_cast<int>(f.key)])[i];
+      }
+      if constexpr (N > 2) row.w[2 + f.word] |= v << f.shift;
+    }
+  }
+  std::sort(sorted.begin(), sorted.end(), [](const Row& a, const Row& b) { return a.w < b.w; });
+  for (size_t i = 0; i < sorted.size(); ++i) (*rows)[i] = sorted[i].en;
 }
 
 }  // namespace
@@ -380,37 +440,77 @@ std::vector<const Entry*> SortedRows(const ReportSink& r, const Table& t, uint64
                                      uint64_t* samples) {
   std::vector<const Entry*> rows;
   uint64_t kept_period = 0, kept_samples = 0;
+  const bool children = r.children();
   for (const Entry& en : t.entries) {
     if (!r.Kept(en)) continue;
-    rows.push_back(&en);
     kept_period += en.self_period;
     kept_samples += en.self_samples;
+    if (children || en.self_samples != 0) rows.push_back(&en);  // else only callchains made it
   }
   *total = r.options().relative ? kept_period : t.period;
   *samples = r.options().relative ? kept_samples : t.samples;
-  const bool children = r.children();
-  const std::vector<Key>& keys = r.sort_keys();
-  if (!children) {  // entries only callchains made
-    rows.erase(std::remove_if(rows.begin(), rows.end(),
-                              [](const Entry* en) { return en->self_samples == 0; }),
-               rows.end());
-  }
-  // The values are copied next to each row once, so the comparisons (almost all decided by
-  // them) read one array instead of 64k scattered entries; the sort keys break ties.
-  struct Row {
-    uint64_t children, self;
-    const Entry* en;
+  // The fields in key order (each key once) and the words they pack into.
+  std::vector<uint32_t> rank_store[5];
+  const std::vector<uint32_t>* ranks[5] = {};
+  std::vector<Field> fields;
+  int word = -1, used = 64;
+  auto add = [&](Key k, bool addr, int bits) {
+    if (used + bits > 64) {
+      ++word;
+      used = 0;
+    }
+    used += bits;
+    fields.push_back({k, addr, bits, word, 64 - used});
   };
-  std::vector<Row> sorted;
-  sorted.reserve(rows.size());
-  for (const Entry* en : rows)
-    sorted.push_back({children ? en->children_period : 0, en->self_period, en});
-  std::sort(sorted.begin(), sorted.end(), [&](const Row& a, const Row& b) {
-    if (a.children != b.children) return a.children > b.children;
-    if (a.self != b.self) return a.self > b.self;
-    return KeysLess(keys, a.en, b.en);
-  });
-  for (size_t i = 0; i < sorted.size(); ++i) rows[i] = sorted[i].en;
+  for (Key k : r.sort_keys()) {
+    const int ki = static_cast<int>(k);
+    if (ranks[ki] || std::any_of(fields.begin(), fields.end(), [k](const Field& f) {
+          return f.key == k;
+        }))
+      continue;
+    size_t n = 0;
+    switch (k) {
+      case Key::kComm:
+        rank_store[ki] = Ranks(rows, [](const Entry& en) { return en.comm; }, false, &n);
+        break;
+      case Key::kDso:
+        rank_store[ki] = Ranks(rows, [](const Entry& en) { return en.dso; }, false, &n);
+        break;
+      case Key::kSym:
+        rank_store[ki] = Ranks(rows, [](const Entry& en) { return en.sym; }, true, &n);
+        break;
+      case Key::kPid:
+      case Key::kCpu:
+        add(k, false, 32);
+        continue;
+    }
+    ranks[ki] = &rank_store[ki];
+    add(k, false, BitsFor(n));
+    if (k == Key::kSym) add(k, true, 64);
+  }
+  switch (word + 1) {
+    case 0:
+      SortByWords<2>(fields, ranks, children, &rows);
+      break;
+    case 1:
+      SortByWords<3>(fields, ranks, children, &rows);
+      break;
+    case 2:
+      SortByWords<4>(fields, ranks, children, &rows);
+      break;
+    case 3:
+      SortByWords<5>(fields, ranks, children, &rows);
+      break;
+    case 4:
+      SortByWords<6>(fields, ranks, children, &rows);
+      break;
+    case 5:
+      SortByWords<7>(fields, ranks, children, &rows);
+      break;
+    default:
+      SortByWords<8>(fields, ranks, children, &rows);
+      break;
+  }
   return rows;
 }
 

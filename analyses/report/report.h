@@ -296,6 +296,9 @@ class ReportSink final : public EventSink {
   std::thread worker_;
 };
 
+// Appends "%.2f%%" of 100 * v / total (0 when total is 0), as perf prints a percentage.
+void AppendPercent(uint64_t v, uint64_t total, std::string* out);
+
 // Rows of a table in perf's order (Children then Self, or Self, descending; ties by the sort
 // keys ascending) after the filters; `total` receives the period percentages divide by.
 std::vector<const Entry*> SortedRows(const ReportSink& r, const Table& t, uint64_t* total,
