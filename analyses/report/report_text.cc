@@ -14,6 +14,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <ostream>
 
 #include "analyses/report/report.h"
@@ -23,6 +24,8 @@ namespace tk::analyses::report {
 namespace {
 
 constexpr size_t kUnresolvedWidth = 4 + 2 + 16;
+// A formatted percentage's most bytes (std::to_chars of a double up to 1e308, "%").
+constexpr size_t kMaxPercent = 328;
 
 // perf's convert_unit: 199945 -> "199K", 842 -> "842 ".
 std::string ScaledCount(uint64_t n) {
@@ -41,22 +44,25 @@ std::string ScaledCount(uint64_t n) {
 // lies within 1e-6 of a rounding boundary (.5); those, and values past 1e9 (where an ulp nears
 // 1e-7), go through std::to_chars, which rounds the double exactly as printf does. Most cells
 // take the integer path (to_chars was most of the text's cost).
-void AppendPercent(uint64_t v, uint64_t total, std::string* out) {
-  char buf[48];
+char* FormatPercent(uint64_t v, uint64_t total, char* out) {
   const double p = total ? 100.0 * static_cast<double>(v) / static_cast<double>(total) : 0.0;
   const double x = p * 100.0;
-  char* end;
   if (x >= 0 && x < 1e9 && std::abs(x - std::floor(x) - 0.5) > 1e-6) {
     const uint64_t n = static_cast<uint64_t>(x + 0.5);  // x's two decimals, rounded
-    end = std::to_chars(buf, buf + sizeof buf, n / 100).ptr;
-    *end++ = '.';
-    *end++ = static_cast<char>('0' + n / 10 % 10);
-    *end++ = static_cast<char>('0' + n % 10);
+    out = std::to_chars(out, out + 24, n / 100).ptr;
+    *out++ = '.';
+    *out++ = static_cast<char>('0' + n / 10 % 10);
+    *out++ = static_cast<char>('0' + n % 10);
   } else {
-    end = std::to_chars(buf, buf + sizeof buf - 1, p, std::chars_format::fixed, 2).ptr;
+    out = std::to_chars(out, out + kMaxPercent - 1, p, std::chars_format::fixed, 2).ptr;
   }
-  *end++ = '%';
-  out->append(buf, end);
+  *out++ = '%';
+  return out;
+}
+
+void AppendPercent(uint64_t v, uint64_t total, std::string* out) {
+  char buf[kMaxPercent];
+  out->append(buf, FormatPercent(v, total, buf));
 }
 
 namespace {
@@ -173,57 +179,75 @@ void AppendSym(const Entry& en, std::string* out) {
   out->append(buf, sizeof buf);
 }
 
-void AppendCell(const ReportSink& r, const Column& c, const Entry& en, size_t width, uint64_t total,
-                std::string* out) {
-  const size_t from = out->size();
+// Writes `len` bytes of `text` padded with spaces to `width`, on the left when `right`.
+char* Cell(const char* text, size_t len, size_t width, bool right, char* p) {
+  const size_t pad = len < width ? width - len : 0;
+  if (right) p = static_cast<char*>(std::memset(p, ' ', pad)) + pad;
+  p = static_cast<char*>(std::memcpy(p, text, len)) + len;
+  if (!right) p = static_cast<char*>(std::memset(p, ' ', pad)) + pad;
+  return p;
+}
+
+// The bytes a row's cell may take past its width: a value's digits, a name's length.
+size_t CellBound(const ReportSink& r, const Column& c, const Entry& en) {
+  if (!c.is_key) return kMaxPercent;
+  return CellWidth(r, c, en) + 32;
+}
+
+// Writes a cell at `p` (room for max(width, CellBound) bytes); returns its end.
+char* WriteCell(const ReportSink& r, const Column& c, const Entry& en, size_t width,
+                uint64_t total, char* p) {
+  char buf[kMaxPercent];
   if (!c.is_key) {
+    char* end = buf;
     switch (c.value) {
       case Value::kOverhead:
-        AppendPercent(en.self_period, total, out);
+        end = FormatPercent(en.self_period, total, buf);
         break;
       case Value::kChildren:
-        if (r.children()) {
-          AppendPercent(en.children_period, total, out);
-        } else {
-          out->append("N/A");
-        }
+        end = r.children() ? FormatPercent(en.children_period, total, buf)
+                           : std::strcpy(buf, "N/A") + 3;
         break;
       case Value::kSamples:
-        out->append(std::to_string(en.self_samples));
+        end = std::to_chars(buf, buf + sizeof buf, en.self_samples).ptr;
         break;
       case Value::kPeriod:
-        out->append(std::to_string(en.self_period));
+        end = std::to_chars(buf, buf + sizeof buf, en.self_period).ptr;
         break;
     }
-    Pad(out, from, width, true);
-    return;
+    return Cell(buf, static_cast<size_t>(end - buf), width, true, p);
   }
   switch (c.key) {
     case Key::kComm:
-      out->append(en.comm);
-      break;
+      return Cell(en.comm.data(), en.comm.size(), width, false, p);
     case Key::kPid: {
-      char buf[16];
-      std::snprintf(buf, sizeof buf, "%7d:", en.tid);
-      out->append(buf);
-      out->append(r.ThreadComm(en));
-      break;
+      const std::string_view comm = r.ThreadComm(en);
+      char* from = p;
+      p += std::snprintf(p, 16, "%7d:", en.tid);
+      p = static_cast<char*>(std::memcpy(p, comm.data(), comm.size())) + comm.size();
+      return Cell("", 0, width - std::min(width, static_cast<size_t>(p - from)), false, p);
     }
     case Key::kDso:
-      out->append(en.dso);
-      break;
-    case Key::kSym:
-      AppendSym(en, out);
-      break;
+      return Cell(en.dso.data(), en.dso.size(), width, false, p);
+    case Key::kSym: {
+      char* from = p;
+      p = static_cast<char*>(std::memcpy(p, en.kernel ? "[k] " : "[.] ", 4)) + 4;
+      if (!en.sym.empty()) {
+        p = static_cast<char*>(std::memcpy(p, en.sym.data(), en.sym.size())) + en.sym.size();
+      } else {
+        // printf's "%#.16llx": 16 digits, "0x" unless the address is 0, as perf prints it.
+        if (en.addr != 0) p = static_cast<char*>(std::memcpy(p, "0x", 2)) + 2;
+        for (int i = 0; i < 16; ++i) *p++ = "0123456789abcdef"[(en.addr >> (60 - 4 * i)) & 0xf];
+      }
+      return Cell("", 0, width - std::min(width, static_cast<size_t>(p - from)), false, p);
+    }
     case Key::kCpu: {
-      char buf[16];
-      std::snprintf(buf, sizeof buf, "%*.*d", static_cast<int>(width), static_cast<int>(width),
-                    en.cpu);
-      out->append(buf);
-      break;
+      const int n = std::snprintf(buf, sizeof buf, "%*.*d", static_cast<int>(width),
+                                  static_cast<int>(width), en.cpu);
+      return Cell(buf, static_cast<size_t>(n), width, false, p);
     }
   }
-  Pad(out, from, width, false);
+  return p;
 }
 
 // The percent --percent-limit tests: Children% in children mode, else Self%.
@@ -252,19 +276,34 @@ void WriteTable(const ReportSink& r, const Table& t, std::ostream& out) {
     }
     buf += names + "\n" + dots + "\n#\n";
   }
+  // Rows go straight into a chunk through a pointer: each row first makes room for its
+  // widest form (widths, or longer values and names), and a full chunk is written out.
+  constexpr size_t kChunk = 1 << 16;
+  size_t row_room = 1;
+  for (size_t i = 0; i < l.cols.size(); ++i) row_room += 2 + std::max<size_t>(l.widths[i], 32);
+  out << buf;
+  buf.resize(kChunk);
+  size_t used = 0;
   for (const Entry* en : rows) {
     if (o.percent_limit > 0 && LimitPercent(r, *en, total) < o.percent_limit) continue;
+    size_t room = row_room;
+    for (const Column& c : l.cols) room += CellBound(r, c, *en);
+    if (used + room > buf.size()) {
+      out.write(buf.data(), static_cast<std::streamsize>(used));
+      used = 0;
+      if (room > buf.size()) buf.resize(room);
+    }
+    char* p = buf.data() + used;
     for (size_t i = 0; i < l.cols.size(); ++i) {
-      buf += "  ";
+      *p++ = ' ';
+      *p++ = ' ';
       bool last_sym = i + 1 == l.cols.size() && l.cols[i].is_key && l.cols[i].key == Key::kSym;
-      AppendCell(r, l.cols[i], *en, last_sym ? 0 : l.widths[i], total, &buf);
+      p = WriteCell(r, l.cols[i], *en, last_sym ? 0 : l.widths[i], total, p);
     }
-    buf += '\n';
-    if (buf.size() > (1 << 16)) {
-      out << buf;
-      buf.clear();
-    }
+    *p++ = '\n';
+    used = static_cast<size_t>(p - buf.data());
   }
+  buf.resize(used);
   buf += "\n\n";
   out << buf;
 }
