@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <thread>
 
 #include "absl/strings/str_split.h"
 #include "analyses/fold/frame_name.h"
@@ -392,46 +393,64 @@ std::vector<uint32_t> Ranks(const std::vector<const Entry*>& rows, Get get, bool
   return of_row;
 }
 
-// The rows sorted by their words (N: the 2 values and the packed fields).
+// The rows sorted by their words (N: the 2 values and the packed fields). With `two_threads`
+// a second thread makes and sorts the second half while this one does the first, and the
+// halves are merged (no two rows have equal words, so the order is the one-thread order).
 template <size_t N>
 void SortByWords(const std::vector<Field>& fields,
-                 const std::vector<uint32_t>* const ranks[5], bool children,
+                 const std::vector<uint32_t>* const ranks[5], bool children, bool two_threads,
                  std::vector<const Entry*>* rows) {
   struct Row {
     std::array<uint64_t, N> w;
     const Entry* en;
+    bool operator<(const Row& o) const { return w < o.w; }
   };
   std::vector<Row> sorted(rows->size());
-  for (size_t i = 0; i < rows->size(); ++i) {
-    const Entry& en = *(*rows)[i];
-    Row& row = sorted[i];
-    row.en = &en;
-    row.w.fill(0);
-    row.w[0] = ~(children ? en.children_period : 0);
-    row.w[1] = ~en.self_period;
-    for (const Field& f : fields) {
-      uint64_t v = 0;
-      switch (f.key) {
-        case Key::kPid:
-          v = SignedWord(en.tid);
-          break;
-        case Key::kCpu:
-          v = SignedWord(en.cpu);
-          break;
-        case Key::kSym:
-          if (f.addr) {
-            v = en.addr;
+  auto make_and_sort = [&](size_t from, size_t to) {
+    for (size_t i = from; i < to; ++i) {
+      const Entry& en = *(*rows)[i];
+      Row& row = sorted[i];
+      row.en = &en;
+      row.w.fill(0);
+      row.w[0] = ~(children ? en.children_period : 0);
+      row.w[1] = ~en.self_period;
+      for (const Field& f : fields) {
+        uint64_t v = 0;
+        switch (f.key) {
+          case Key::kPid:
+            v = SignedWord(en.tid);
             break;
-          }
-          [[fallthrough]];
-        default:
-          v = (*ranks[static_cast<int>(f.key)])[i];
+          case Key::kCpu:
+            v = SignedWord(en.cpu);
+            break;
+          case Key::kSym:
+            if (f.addr) {
+              v = en.addr;
+              break;
+            }
+            [[fallthrough]];
+          default:
+            v = (*ranks[static_cast<int>(f.key)])[i];
+        }
+        if constexpr (N > 2) row.w[2 + f.word] |= v << f.shift;
       }
-      if constexpr (N > 2) row.w[2 + f.word] |= v << f.shift;
     }
+    std::sort(sorted.begin() + static_cast<ptrdiff_t>(from),
+              sorted.begin() + static_cast<ptrdiff_t>(to));
+  };
+  const size_t n = sorted.size();
+  if (!two_threads || n < kParallelRows) {
+    make_and_sort(0, n);
+    for (size_t i = 0; i < n; ++i) (*rows)[i] = sorted[i].en;
+    return;
   }
-  std::sort(sorted.begin(), sorted.end(), [](const Row& a, const Row& b) { return a.w < b.w; });
-  for (size_t i = 0; i < sorted.size(); ++i) (*rows)[i] = sorted[i].en;
+  const size_t mid = n / 2;
+  std::thread second([&] { make_and_sort(mid, n); });
+  make_and_sort(0, mid);
+  second.join();
+  size_t a = 0, b = mid;
+  for (size_t i = 0; i < n; ++i)
+    (*rows)[i] = (b == n || (a < mid && sorted[a] < sorted[b])) ? sorted[a++].en : sorted[b++].en;
 }
 
 }  // namespace
@@ -488,27 +507,28 @@ std::vector<const Entry*> SortedRows(const ReportSink& r, const Table& t, uint64
     add(k, false, BitsFor(n));
     if (k == Key::kSym) add(k, true, 64);
   }
+  const bool two_threads = r.options().threads >= 2;
   switch (word + 1) {
     case 0:
-      SortByWords<2>(fields, ranks, children, &rows);
+      SortByWords<2>(fields, ranks, children, two_threads, &rows);
       break;
     case 1:
-      SortByWords<3>(fields, ranks, children, &rows);
+      SortByWords<3>(fields, ranks, children, two_threads, &rows);
       break;
     case 2:
-      SortByWords<4>(fields, ranks, children, &rows);
+      SortByWords<4>(fields, ranks, children, two_threads, &rows);
       break;
     case 3:
-      SortByWords<5>(fields, ranks, children, &rows);
+      SortByWords<5>(fields, ranks, children, two_threads, &rows);
       break;
     case 4:
-      SortByWords<6>(fields, ranks, children, &rows);
+      SortByWords<6>(fields, ranks, children, two_threads, &rows);
       break;
     case 5:
-      SortByWords<7>(fields, ranks, children, &rows);
+      SortByWords<7>(fields, ranks, children, two_threads, &rows);
       break;
     default:
-      SortByWords<8>(fields, ranks, children, &rows);
+      SortByWords<8>(fields, ranks, children, two_threads, &rows);
       break;
   }
   return rows;

@@ -296,6 +296,10 @@ class ReportSink final : public EventSink {
   std::thread worker_;
 };
 
+// Tables with at least this many rows are sorted and formatted by two threads when
+// ReportOptions::threads >= 2 (below it a thread costs more than it saves).
+inline constexpr size_t kParallelRows = 8192;
+
 // Appends "%.2f%%" of 100 * v / total (0 when total is 0), as perf prints a percentage.
 void AppendPercent(uint64_t v, uint64_t total, std::string* out);
 

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ostream>
+#include <thread>
 
 #include "analyses/report/report.h"
 #include "nlohmann/json.hpp"
@@ -256,6 +257,40 @@ double LimitPercent(const ReportSink& r, const Entry& en, uint64_t total) {
   return total ? 100.0 * static_cast<double>(v) / static_cast<double>(total) : 0;
 }
 
+// Formats `rows` (skipping those --percent-limit hides) and hands the text to `flush` in
+// chunks. Rows go straight into a chunk through a pointer: each row first makes room for its
+// widest form (widths, or longer values and names).
+template <typename Flush>
+void FormatRows(const ReportSink& r, const Layout& l, uint64_t total,
+                absl::Span<const Entry* const> rows, Flush flush) {
+  constexpr size_t kChunk = 1 << 16;
+  const ReportOptions& o = r.options();
+  size_t row_room = 1;
+  for (size_t i = 0; i < l.cols.size(); ++i) row_room += 2 + std::max<size_t>(l.widths[i], 32);
+  std::string buf(kChunk, '\0');
+  size_t used = 0;
+  for (const Entry* en : rows) {
+    if (o.percent_limit > 0 && LimitPercent(r, *en, total) < o.percent_limit) continue;
+    size_t room = row_room;
+    for (const Column& c : l.cols) room += CellBound(r, c, *en);
+    if (used + room > buf.size()) {
+      flush(buf.data(), used);
+      used = 0;
+      if (room > buf.size()) buf.resize(room);
+    }
+    char* p = buf.data() + used;
+    for (size_t i = 0; i < l.cols.size(); ++i) {
+      *p++ = ' ';
+      *p++ = ' ';
+      bool last_sym = i + 1 == l.cols.size() && l.cols[i].is_key && l.cols[i].key == Key::kSym;
+      p = WriteCell(r, l.cols[i], *en, last_sym ? 0 : l.widths[i], total, p);
+    }
+    *p++ = '\n';
+    used = static_cast<size_t>(p - buf.data());
+  }
+  flush(buf.data(), used);
+}
+
 void WriteTable(const ReportSink& r, const Table& t, std::ostream& out) {
   uint64_t total = 0, samples = 0;
   std::vector<const Entry*> rows = SortedRows(r, t, &total, &samples);
@@ -276,36 +311,23 @@ void WriteTable(const ReportSink& r, const Table& t, std::ostream& out) {
     }
     buf += names + "\n" + dots + "\n#\n";
   }
-  // Rows go straight into a chunk through a pointer: each row first makes room for its
-  // widest form (widths, or longer values and names), and a full chunk is written out.
-  constexpr size_t kChunk = 1 << 16;
-  size_t row_room = 1;
-  for (size_t i = 0; i < l.cols.size(); ++i) row_room += 2 + std::max<size_t>(l.widths[i], 32);
   out << buf;
-  buf.resize(kChunk);
-  size_t used = 0;
-  for (const Entry* en : rows) {
-    if (o.percent_limit > 0 && LimitPercent(r, *en, total) < o.percent_limit) continue;
-    size_t room = row_room;
-    for (const Column& c : l.cols) room += CellBound(r, c, *en);
-    if (used + room > buf.size()) {
-      out.write(buf.data(), static_cast<std::streamsize>(used));
-      used = 0;
-      if (room > buf.size()) buf.resize(room);
-    }
-    char* p = buf.data() + used;
-    for (size_t i = 0; i < l.cols.size(); ++i) {
-      *p++ = ' ';
-      *p++ = ' ';
-      bool last_sym = i + 1 == l.cols.size() && l.cols[i].is_key && l.cols[i].key == Key::kSym;
-      p = WriteCell(r, l.cols[i], *en, last_sym ? 0 : l.widths[i], total, p);
-    }
-    *p++ = '\n';
-    used = static_cast<size_t>(p - buf.data());
+  // With two threads a second one formats the second half into its own text meanwhile.
+  const size_t n = rows.size();
+  const size_t mid = o.threads >= 2 && n >= kParallelRows ? n / 2 : n;
+  std::string second_text;
+  std::thread second;
+  if (mid < n) {
+    second = std::thread([&] {
+      FormatRows(r, l, total, absl::MakeConstSpan(rows).subspan(mid),
+                 [&](const char* p, size_t len) { second_text.append(p, len); });
+    });
   }
-  buf.resize(used);
-  buf += "\n\n";
-  out << buf;
+  FormatRows(r, l, total, absl::MakeConstSpan(rows).first(mid), [&](const char* p, size_t len) {
+    out.write(p, static_cast<std::streamsize>(len));
+  });
+  if (second.joinable()) second.join();
+  out << second_text << "\n\n";
 }
 
 }  // namespace
