@@ -261,17 +261,22 @@ void ReportSink::Accumulate(Table& t, const Event& e) {
 
 uint64_t ReportSink::MemoContextOf(const Event& e) {
   if (e.stable_views) return ContextOf(e);
+  // Text inputs: the comm's view is a line buffer's; the key holds its interned copy. A run
+  // of one thread's samples compares the comm's bytes with the last key's instead.
   ContextKey c{};
+  if (key_pid_) c.tid = e.tid;
+  if (key_cpu_) c.cpu = e.cpu;
+  if (memo_last_id_ != ~0ull && c.tid == memo_last_.tid && c.cpu == memo_last_.cpu &&
+      (!key_comm_ || e.comm == std::string_view(memo_last_.comm, memo_last_.comm_len)))
+    return memo_last_id_;
   if (key_comm_) {
-    // Text inputs: the comm's view is a line buffer's; its interned copy is stable.
     const std::string_view comm = strings_.Intern(e.comm);
     c.comm = comm.data();
     c.comm_len = static_cast<uint32_t>(comm.size());
   }
-  if (key_pid_) c.tid = e.tid;
-  if (key_cpu_) c.cpu = e.cpu;
   auto [it, added] = memo_contexts_.try_emplace(c, static_cast<uint32_t>(memo_contexts_.size()));
-  return uint64_t{1} << 63 | it->second;  // apart from ContextOf's ids
+  memo_last_ = c;
+  return memo_last_id_ = uint64_t{1} << 63 | it->second;  // apart from ContextOf's ids
 }
 
 bool ReportSink::AddRemembered(Table& t, const StackKey& k, uint64_t period) {

@@ -148,7 +148,10 @@ struct EntryKey {
   }
 };
 
-// A stack under a context (comm/tid/cpu as the sort keys use them): Event::stack_id.
+// A stack under a context (comm/tid/cpu as the sort keys use them): Event::stack_id. The
+// report's own memo key: a stack's entries depend on the sort keys' context, where fold's
+// MemoKey holds what its root prints (comm/pid/tid) and pprof's {stack_id, java} only how
+// frames are named; one shared key would split or merge what one of them must not.
 struct StackKey {
   uint64_t ctx;
   uint64_t stack_id;
@@ -281,6 +284,8 @@ class ReportSink final : public EventSink {
   uint64_t last_context_id_ = ~0ull;
   // MemoContextOf for non-stable views: by interned comm, ids above every ContextOf id's range.
   absl::flat_hash_map<ContextKey, uint32_t> memo_contexts_;
+  ContextKey memo_last_{};  // the last MemoContextOf key (non-stable views) and its id
+  uint64_t memo_last_id_ = ~0ull;
   uint64_t lost_samples_ = 0;
   bool saw_callchain_ = false;
   absl::flat_hash_set<std::string_view> comms_, dsos_, symbols_;
