@@ -34,7 +34,12 @@ constexpr Name kNames[] = {
     {"period", false, Key::kComm, Value::kPeriod},
 };
 
-bool Resolved(const Frame& f) { return f.symbol != "[unknown]" && !f.symbol.empty(); }
+// "[unknown]", by its size first (a call to compare otherwise, on every frame).
+bool IsUnknown(std::string_view s) {
+  return s.size() == 9 && std::memcmp(s.data(), "[unknown]", 9) == 0;
+}
+
+bool Resolved(const Frame& f) { return !IsUnknown(f.symbol) && !f.symbol.empty(); }
 
 // A resolved frame's symbol start (Frame::ip is DSO-relative for ELF DSOs, absolute for the
 // kernel; 0 without an offset, as in text inputs); an unresolved frame's address.
@@ -68,7 +73,7 @@ std::string_view ShortDso(std::string_view dso) {
 }
 
 bool IsKernelFrame(const Frame& f) {
-  if (f.dso == "[unknown]") return f.ip >= kKernelStart;
+  if (IsUnknown(f.dso)) return f.ip >= kKernelStart;
   // User-space maps with bracketed names (stackcollapse's --kernel counts them as kernel).
   if (f.dso == "[vdso]" || f.dso == "[vsyscall]" || f.dso == "[uprobes]") return false;
   return fold::IsKernelDso(f.dso);
@@ -120,6 +125,7 @@ uint64_t ReportSink::ContextOf(const Event& e) {
   if (key_cpu_) c.cpu = e.cpu;
   if (last_context_id_ != ~0ull && c == last_context_) return last_context_id_;
   auto [it, added] = contexts_.try_emplace(c, static_cast<uint32_t>(contexts_.size()));
+  if (added) context_comm_.push_back(key_comm_ ? strings_.Intern(e.comm) : std::string_view());
   last_context_ = c;
   return last_context_id_ = it->second;
 }
@@ -132,8 +138,8 @@ uint64_t ReportSink::ContextOf(const Event& e) {
 // follows from its DSO, computed only when its entry is made.
 uint32_t ReportSink::EntryFor(Table& t, uint64_t ctx, const Event& e, const Frame& f,
                               bool sample_kernel) {
-  const bool unmapped = f.dso == "[unknown]";
-  if (!e.stable_views) return SlowEntry(t, e, f, unmapped ? sample_kernel : IsKernelFrame(f));
+  const bool unmapped = IsUnknown(f.dso);
+  if (!e.stable_views) return SlowEntry(t, 0, e, f, unmapped ? sample_kernel : IsKernelFrame(f));
   // Only the parts the sort keys use, so the cache never splits what the keys merge.
   FrameKey k{ctx << 1 | (unmapped && sample_kernel), nullptr, nullptr, 0};
   if (key_dso_ || key_sym_) k.dso = f.dso.data();
@@ -143,15 +149,32 @@ uint32_t ReportSink::EntryFor(Table& t, uint64_t ctx, const Event& e, const Fram
     k.addr = SymbolAddress(f);
   }
   auto [it, added] = t.fast.try_emplace(k, 0);
-  if (added) it->second = SlowEntry(t, e, f, unmapped ? sample_kernel : IsKernelFrame(f));
+  if (added) it->second = SlowEntry(t, ctx, e, f, unmapped ? sample_kernel : IsKernelFrame(f));
   return it->second;
 }
 
-uint32_t ReportSink::SlowEntry(Table& t, const Event& e, const Frame& f, bool kernel) {
+// Stable views (perf.data) find their interned copies by the view's address: the context's
+// comm (when comm is a sort key, the context's comm is this sample's), and per DSO and symbol
+// view a small map, so an entry made under a second comm hashes no string.
+uint32_t ReportSink::SlowEntry(Table& t, uint64_t ctx, const Event& e, const Frame& f,
+                               bool kernel) {
   const bool resolved = Resolved(f);
-  const std::string_view comm = strings_.Intern(e.comm);
-  const std::string_view dso = strings_.Intern(ShortDso(f.dso));
-  const std::string_view sym = resolved ? strings_.Intern(f.symbol) : std::string_view();
+  std::string_view comm, dso, sym;
+  if (e.stable_views) {
+    comm = key_comm_ ? context_comm_[ctx] : strings_.Intern(e.comm);
+    auto [d, new_dso] = interned_views_.try_emplace(ViewKey{f.dso.data(), f.dso.size(), true});
+    if (new_dso) d->second = strings_.Intern(ShortDso(f.dso));
+    dso = d->second;
+    if (resolved) {
+      auto [y, new_sym] = interned_views_.try_emplace(ViewKey{f.symbol.data(), f.symbol.size()});
+      if (new_sym) y->second = strings_.Intern(f.symbol);
+      sym = y->second;
+    }
+  } else {
+    comm = strings_.Intern(e.comm);
+    dso = strings_.Intern(ShortDso(f.dso));
+    if (resolved) sym = strings_.Intern(f.symbol);
+  }
   EntryKey k{};
   if (key_comm_) k.comm = comm.data();
   if (key_pid_) k.tid = e.tid;
@@ -211,17 +234,27 @@ void ReportSink::Accumulate(Table& t, const Event& e) {
   t.period += period;
   ++sample_no_;
   const bool children = opt_.children != false;
-  StackKey memo_key{0, e.stack_id};
+  const uint64_t ctx = e.stable_views ? ContextOf(e) : 0;
+  StackKey memo_key{ctx, e.stack_id};
   if (e.stack_id != 0) {
-    memo_key.ctx = MemoContextOf(e);
+    if (!e.stable_views) memo_key.ctx = MemoContextOf(e);
     if (AddRemembered(t, memo_key, period)) return;
   }
   static const Frame kNone{0, "[unknown]", "[unknown]"};
   const Frame& leaf = !e.stack.empty()              ? e.stack[0]
                       : !e.dropped_stack_ip.empty() ? e.dropped_stack_ip[0]
                                                     : kNone;
-  const bool kernel = IsKernelFrame(leaf);  // the sample's mode
-  const uint64_t ctx = e.stable_views ? ContextOf(e) : 0;
+  // The sample's mode. Stable views: a leaf in the last leaf's DSO (by its view) and map
+  // state (outside every map the ip decides) has its level.
+  bool kernel;
+  if (e.stable_views && leaf.dso.data() == last_leaf_dso_.data() &&
+      leaf.dso.size() == last_leaf_dso_.size() && !IsUnknown(leaf.dso)) {
+    kernel = last_leaf_kernel_;
+  } else {
+    kernel = IsKernelFrame(leaf);
+    last_leaf_dso_ = e.stable_views ? leaf.dso : std::string_view();
+    last_leaf_kernel_ = kernel;
+  }
   const size_t n = e.stack.size();
   // Entries from the outermost frame in: the memo's first, then by lookup. A frame outside
   // every map takes the sample's level: [k] under a kernel leaf even for a user address, as
@@ -260,7 +293,6 @@ void ReportSink::Accumulate(Table& t, const Event& e) {
 }
 
 uint64_t ReportSink::MemoContextOf(const Event& e) {
-  if (e.stable_views) return ContextOf(e);
   // Text inputs: the comm's view is a line buffer's; the key holds its interned copy. A run
   // of one thread's samples compares the comm's bytes with the last key's instead.
   ContextKey c{};

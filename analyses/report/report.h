@@ -236,8 +236,8 @@ class ReportSink final : public EventSink {
   void WorkerLoop();
   // The context id of this sample's comm/tid/cpu (stable views only).
   uint64_t ContextOf(const Event& e);
-  // The context id for the stack memo: ContextOf, by the interned comm when views are not
-  // stable (those ids are the memo's own; frames never key by them).
+  // The context id for the stack memo when views are not stable (ContextOf's when they are):
+  // by the interned comm (those ids are the memo's own; frames never key by them).
   uint64_t MemoContextOf(const Event& e);
   // The sample of a remembered stack: its Self and Children adds. False when not remembered.
   bool AddRemembered(Table& t, const StackKey& k, uint64_t period);
@@ -245,7 +245,7 @@ class ReportSink final : public EventSink {
   void RememberStack(Table& t, const StackKey& k, uint32_t self_id);
   // The entry of frame `f` for this sample (context `ctx`), created on first use.
   uint32_t EntryFor(Table& t, uint64_t ctx, const Event& e, const Frame& f, bool kernel);
-  uint32_t SlowEntry(Table& t, const Event& e, const Frame& f, bool kernel);
+  uint32_t SlowEntry(Table& t, uint64_t ctx, const Event& e, const Frame& f, bool kernel);
   // How many of the sample's outermost frames repeat the previous sample of its thread (same
   // table, context and level): their entries are the memo's, without a probe.
   size_t SameOuterFrames(const Event& e, const Table& t, uint64_t ctx, bool kernel);
@@ -280,6 +280,21 @@ class ReportSink final : public EventSink {
   Table* last_table_ = nullptr;
   uint64_t sample_no_ = 0;
   absl::flat_hash_map<ContextKey, uint32_t> contexts_;
+  std::string_view last_leaf_dso_;  // Accumulate: the last leaf's DSO view (stable) and level
+  bool last_leaf_kernel_ = false;
+  std::vector<std::string_view> context_comm_;  // by context id: the interned comm (key_comm_)
+  // A stable view (by address and size; `dso`: its short name is meant) -> its interned copy.
+  struct ViewKey {
+    const char* data;
+    size_t size;
+    bool dso = false;
+    bool operator==(const ViewKey&) const = default;
+    template <typename H>
+    friend H AbslHashValue(H h, const ViewKey& k) {
+      return H::combine(std::move(h), k.data, k.size, k.dso);
+    }
+  };
+  absl::flat_hash_map<ViewKey, std::string_view> interned_views_;
   ContextKey last_context_{};
   uint64_t last_context_id_ = ~0ull;
   // MemoContextOf for non-stable views: by interned comm, ids above every ContextOf id's range.
