@@ -104,7 +104,9 @@ ReportSink::~ReportSink() { StopWorker(); }
 bool ReportSink::children() const { return saw_callchain_ && opt_.children.value_or(true); }
 
 Table& ReportSink::TableFor(std::string_view name) {
-  if (last_table_ && last_table_->event == name) return *last_table_;
+  if (last_table_ && last_table_->event.size() == name.size() &&
+      std::memcmp(last_table_->event.data(), name.data(), name.size()) == 0)
+    return *last_table_;
   for (auto& t : tables_) {
     if (t->event == name) return *(last_table_ = t.get());
   }
