@@ -31,6 +31,12 @@
 // entry it added Children to, each once), so the sample costs one probe and a few adds, and
 // its frames are not read. The memo holds one list per distinct {context, stack}, at most
 // kMaxMemoIds ids per table; past that, new stacks take the frame path.
+//
+// Output: rows sort by integer words (the values, then the sort keys' strings as ranks among
+// the table's strings, packed), so a comparison reads no entry and no string; rows are
+// formatted through a pointer into a chunk. With threads >= 2 a table of kParallelRows or
+// more is sorted in two halves and formatted in two halves on two threads (the worker is done
+// by then); the bytes are those of one thread.
 #ifndef TK_ANALYSES_REPORT_REPORT_H_
 #define TK_ANALYSES_REPORT_REPORT_H_
 
