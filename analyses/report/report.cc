@@ -246,10 +246,10 @@ void ReportSink::Accumulate(Table& t, const Event& e) {
   const Frame& leaf = !e.stack.empty()              ? e.stack[0]
                       : !e.dropped_stack_ip.empty() ? e.dropped_stack_ip[0]
                                                     : kNone;
-  // The sample's mode. Stable views: a leaf in the last leaf's DSO (by its view) and map
-  // state (outside every map the ip decides) has its level.
+  // The sample's mode. A mapped frame's level is its DSO's, so with stable views a leaf in
+  // the last leaf's DSO view has its level; outside every map ("[unknown]") the ip decides.
   bool kernel;
-  if (e.stable_views && leaf.dso.data() == last_leaf_dso_.data() &&
+  if (e.stable_views && !leaf.dso.empty() && leaf.dso.data() == last_leaf_dso_.data() &&
       leaf.dso.size() == last_leaf_dso_.size() && !IsUnknown(leaf.dso)) {
     kernel = last_leaf_kernel_;
   } else {

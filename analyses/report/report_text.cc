@@ -167,17 +167,22 @@ void Pad(std::string* out, size_t from, size_t width, bool right) {
   }
 }
 
-void AppendSym(const Entry& en, std::string* out) {
-  out->append(en.kernel ? "[k] " : "[.] ");
-  if (!en.sym.empty()) {
-    out->append(en.sym);
-    return;
-  }
+// Writes "[k] name", or the address of an unresolved symbol, at `p` (room for the name's
+// size + 22 bytes); returns the end.
+char* WriteSym(const Entry& en, char* p) {
+  p = static_cast<char*>(std::memcpy(p, en.kernel ? "[k] " : "[.] ", 4)) + 4;
+  if (!en.sym.empty()) return static_cast<char*>(std::memcpy(p, en.sym.data(), en.sym.size())) +
+                              en.sym.size();
   // printf's "%#.16llx": 16 digits, "0x" unless the address is 0, as perf prints it.
-  if (en.addr != 0) out->append("0x");
-  char buf[16];
-  for (int i = 0; i < 16; ++i) buf[i] = "0123456789abcdef"[(en.addr >> (60 - 4 * i)) & 0xf];
-  out->append(buf, sizeof buf);
+  if (en.addr != 0) p = static_cast<char*>(std::memcpy(p, "0x", 2)) + 2;
+  for (int i = 0; i < 16; ++i) *p++ = "0123456789abcdef"[(en.addr >> (60 - 4 * i)) & 0xf];
+  return p;
+}
+
+void AppendSym(const Entry& en, std::string* out) {
+  const size_t from = out->size();
+  out->resize(from + en.sym.size() + kUnresolvedWidth);
+  out->resize(static_cast<size_t>(WriteSym(en, out->data() + from) - out->data()));
 }
 
 // Writes `len` bytes of `text` padded with spaces to `width`, on the left when `right`.
@@ -232,14 +237,7 @@ char* WriteCell(const ReportSink& r, const Column& c, const Entry& en, size_t wi
       return Cell(en.dso.data(), en.dso.size(), width, false, p);
     case Key::kSym: {
       char* from = p;
-      p = static_cast<char*>(std::memcpy(p, en.kernel ? "[k] " : "[.] ", 4)) + 4;
-      if (!en.sym.empty()) {
-        p = static_cast<char*>(std::memcpy(p, en.sym.data(), en.sym.size())) + en.sym.size();
-      } else {
-        // printf's "%#.16llx": 16 digits, "0x" unless the address is 0, as perf prints it.
-        if (en.addr != 0) p = static_cast<char*>(std::memcpy(p, "0x", 2)) + 2;
-        for (int i = 0; i < 16; ++i) *p++ = "0123456789abcdef"[(en.addr >> (60 - 4 * i)) & 0xf];
-      }
+      p = WriteSym(en, p);
       return Cell("", 0, width - std::min(width, static_cast<size_t>(p - from)), false, p);
     }
     case Key::kCpu: {
