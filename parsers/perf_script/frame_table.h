@@ -70,6 +70,14 @@ class FrameTable {
   }
   // A view of a copy of `s` that lives as long as the table; equal strings, equal views.
   std::string_view Intern(std::string_view s);
+  // Intern for comms, with a small direct-mapped memo in front (a few comms take turns).
+  std::string_view InternComm(std::string_view s) {
+    const uint64_t h = Hash(s.data(), s.size());
+    Memo& m = comm_memo_[h % kCommMemo];
+    if (m.hash == h && m.view == s && !s.empty()) return m.view;
+    m = Memo{h, Intern(s)};
+    return m.view;
+  }
   size_t tails() const { return size_; }
 
   // The tail hash (exposed for tests: ParseLine's scan and Hash must agree).
@@ -91,13 +99,20 @@ class FrameTable {
   Frame Add(std::string_view line, const char* tail, size_t n, uint64_t hash, uint64_t ip);
   void Grow();
 
+  struct Memo {
+    uint64_t hash = 0;
+    std::string_view view;
+  };
+  static constexpr size_t kCommMemo = 64;
+  Memo comm_memo_[kCommMemo];
   Arena store_;  // never Reset: tails and names
   size_t tail_bytes_ = 0;
   std::vector<Slot> slots_;  // open addressing, linear probing, at most half full
   size_t mask_ = 0, size_ = 0;
-  // absl::string_view keys: Debian's Abseil hashes them with its own fast hash (a
-  // std::string_view would go to libstdc++'s).
-  absl::flat_hash_set<absl::string_view> names_;
+  struct NameHash {
+    size_t operator()(absl::string_view s) const { return Hash(s.data(), s.size()); }
+  };
+  absl::flat_hash_set<absl::string_view, NameHash> names_;
 };
 
 }  // namespace tk::parsers::perf_script

@@ -1,5 +1,7 @@
 #include "parsers/perf_script/header.h"
 
+#include <cstring>
+
 #include "core/strings.h"
 #include "core/timestamp.h"
 
@@ -114,6 +116,90 @@ bool ParseCpuLost(std::string_view line, Header* h) {
   return true;
 }
 
+// `n` decimal digits at `p` (n <= 18), or -1 when one is not a digit.
+inline int64_t Digits(const char* p, size_t n) {
+  uint64_t v = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned d = static_cast<unsigned char>(p[i]) - unsigned{'0'};
+    if (d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return static_cast<int64_t>(v);
+}
+
+// The header perf script prints for a sample or tracepoint by default, the comm one word:
+//   "COMM TID [CPU] SECONDS.FRACTION: [PERIOD] EVENT: REST"   (also "PID/TID")
+// parsed in one pass with what ParseHeaderInto's general loop would give it: that loop
+// takes the first word as the comm and the second as the PID when the rest parses
+// (ParseTail), which is what this checks, field by field, with the same numbers' limits
+// (fewer digits, so no overflow check is needed). False, with *h unspecified, for any other
+// shape: the general loop then decides. `line` is trimmed, not a comment, not "CPU ...".
+bool ParseUsualHeader(std::string_view line, Header* h) {
+  const char* p = line.data();
+  const char* e = p + line.size();
+  const char* comm_end = SkipWord(p, e);
+  const char* w = SkipBlanks(comm_end, e);
+  const char* we = SkipWord(w, e);
+  // PID word: "TID" or "PID/TID", at most 9 digits each (ParseDecimal<int32> takes them).
+  const char* slash = static_cast<const char*>(std::memchr(w, '/', static_cast<size_t>(we - w)));
+  int64_t pid = -1, tid;
+  if (slash) {
+    if (slash == w || slash - w > 9 || we - slash - 1 > 9 || we - slash - 1 == 0) return false;
+    pid = Digits(w, static_cast<size_t>(slash - w));
+    tid = Digits(slash + 1, static_cast<size_t>(we - slash - 1));
+    if (pid < 0) return false;
+  } else {
+    if (we == w || we - w > 9) return false;
+    tid = Digits(w, static_cast<size_t>(we - w));
+  }
+  if (tid < 0) return false;
+  // "[CPU]"
+  w = SkipBlanks(we, e);
+  we = SkipWord(w, e);
+  if (we - w < 3 || we - w > 11 || *w != '[' || we[-1] != ']') return false;
+  const int64_t cpu = Digits(w + 1, static_cast<size_t>(we - w - 2));
+  if (cpu < 0) return false;
+  // "SECONDS.FRACTION:", at most 8 digits of seconds and 9 of fraction.
+  w = SkipBlanks(we, e);
+  we = SkipWord(w, e);
+  if (we - w < 4 || we[-1] != ':') return false;
+  const char* dot = static_cast<const char*>(std::memchr(w, '.', static_cast<size_t>(we - w)));
+  if (!dot || dot == w || dot - w > 8) return false;
+  const size_t frac_digits = static_cast<size_t>(we - 1 - dot - 1);
+  if (frac_digits == 0 || frac_digits > 9) return false;
+  const int64_t sec = Digits(w, static_cast<size_t>(dot - w));
+  int64_t frac = Digits(dot + 1, frac_digits);
+  if (sec < 0 || frac < 0) return false;
+  for (size_t i = frac_digits; i < 9; ++i) frac *= 10;
+  // "[PERIOD] EVENT:"
+  w = SkipBlanks(we, e);
+  we = SkipWord(w, e);
+  if (w == e) return false;
+  uint64_t period = 1;
+  bool has_period = false;
+  if (IsDigit(*w)) {
+    if (we - w > 18) return false;
+    const int64_t v = Digits(w, static_cast<size_t>(we - w));
+    if (v < 0) return false;
+    period = static_cast<uint64_t>(v);
+    has_period = true;
+    w = SkipBlanks(we, e);
+    we = SkipWord(w, e);
+  }
+  if (we - w < 2 || we[-1] != ':' || *w == 'P') return false;  // (P: PERF_RECORD_ side-band)
+  *h = Header{};
+  h->comm = std::string_view(p, static_cast<size_t>(comm_end - p));
+  h->pid = static_cast<int32_t>(pid);
+  h->tid = static_cast<int32_t>(tid);
+  h->cpu = static_cast<int32_t>(cpu);
+  h->ts_ns = sec * 1000000000 + frac;
+  h->period = period;
+  h->has_period = has_period;
+  h->event = std::string_view(w, static_cast<size_t>(we - 1 - w));
+  h->rest = Trim(std::string_view(we, static_cast<size_t>(e - we)));
+  return true;
+}
+
 }  // namespace
 
 std::optional<Header> ParseHeader(std::string_view line) {
@@ -123,6 +209,14 @@ std::optional<Header> ParseHeader(std::string_view line) {
 }
 
 bool ParseHeaderInto(std::string_view line, Header* out) {
+  std::string_view t = Trim(line);
+  if (!t.empty() && t[0] != '#' && !t.starts_with("CPU ") && ParseUsualHeader(t, out)) {
+    return true;
+  }
+  return ParseHeaderGeneral(line, out);
+}
+
+bool ParseHeaderGeneral(std::string_view line, Header* out) {
   line = Trim(line);
   if (line.empty() || line[0] == '#') return false;
   *out = Header{};

@@ -143,9 +143,12 @@ class PerfScriptParser final : public Parser {
     frames_.clear();
     // The tokenizer parsed the line; its views move to the kept copy.
     std::string_view line = Keep(t.line);
-    header_ = t.header;
-    if (line.data() != t.line.data()) RebaseHeader(t.line.data(), line.data(), &header_);
-    const Header* h = &header_;
+    const Header* h = &t.header;  // views into the line, which a mapped input keeps
+    if (line.data() != t.line.data()) {
+      header_ = t.header;
+      RebaseHeader(t.line.data(), line.data(), &header_);
+      h = &header_;
+    }
     line_no_ = t.line_no;
     frame_lines_ = 0;
     ev_ = Event{};  // stack_recorded false until a blank line ends the event
@@ -153,7 +156,7 @@ class PerfScriptParser final : public Parser {
     ev_.cpu = h->cpu;
     ev_.pid = h->pid;
     ev_.tid = h->tid;
-    ev_.comm = intern_ ? table_.Intern(h->comm) : h->comm;
+    ev_.comm = intern_ ? table_.InternComm(h->comm) : h->comm;
     ev_.stable_views = intern_;
     ev_.name = h->event;
     ev_.period = h->period;
@@ -295,7 +298,7 @@ class PerfScriptParser final : public Parser {
   uint64_t line_no_ = 0;
   uint64_t frame_lines_ = 0;  // lines after the header
   std::vector<Frame> frames_;
-  Header header_;  // the event's header line, parsed
+  Header header_;  // a streamed event's header line, parsed (its views into the kept copy)
   Tokenizer* tok_ = nullptr;
   Arena arena_;
   tp_text::TracepointTextDecoder tp_;
