@@ -11,6 +11,8 @@ uint32_t StackFolder::NameId(const Frame& f, bool java) {
   const FrameKey k{f.symbol.data(), f.dso.data(), static_cast<uint32_t>(f.symbol.size()),
                    static_cast<uint32_t>(f.dso.size()), opt_.names.include_addrs ? f.ip : 0,
                    java};
+  FrameMemo& m = frame_memo_[(FrameKeyHash{}(k) >> 20) % kFrameMemo];
+  if (m.set && m.key == k) return m.id;
   auto [it, inserted] = frame_ids_.try_emplace(k, static_cast<uint32_t>(names_.size()));
   if (inserted) {
     FrameNameOptions names = opt_.names;
@@ -19,6 +21,7 @@ uint32_t StackFolder::NameId(const Frame& f, bool java) {
     AppendFrame(f, names, &scratch_);
     names_.push_back(scratch_);
   }
+  m = FrameMemo{k, it->second, true};
   return it->second;
 }
 

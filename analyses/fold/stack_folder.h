@@ -80,6 +80,13 @@ class StackFolder {
     bool java = false;
   };
   static constexpr size_t kRootMemo = 256;
+  // The frames last named, direct-mapped by their key's hash: most lookups end here.
+  struct FrameMemo {
+    FrameKey key{};
+    uint32_t id = 0;
+    bool set = false;
+  };
+  static constexpr size_t kFrameMemo = 4096;
 
   uint32_t NameId(const Frame& f, bool java);
   uint32_t RootId(std::string_view comm, int32_t pid, int32_t tid, bool* java);
@@ -90,6 +97,7 @@ class StackFolder {
   absl::flat_hash_map<std::string, uint32_t> root_ids_;
   absl::flat_hash_map<FrameKey, uint32_t, FrameKeyHash> frame_ids_;
   std::vector<RootMemo> root_memo_ = std::vector<RootMemo>(kRootMemo);
+  std::vector<FrameMemo> frame_memo_ = std::vector<FrameMemo>(kFrameMemo);
   std::vector<std::string> names_;  // by id: roots as they are, frames as ";name..."
   // Sequences by their bytes (the ids), kept in blocks that never move.
   absl::flat_hash_map<std::string_view, uint32_t, SeqHash> slots_;
