@@ -237,7 +237,7 @@ absl::Status FoldSink::OnEvent(const Event& e) {
   }
   ++samples_;
   uint64_t weight = e.has_period && e.period ? e.period : 1;
-  if (!e.stable_views) {  // text: names in a reused buffer
+  if (!e.stable_views) {  // names in a reused buffer (a source that does not intern them)
     Count(e.comm, ShownPid(e), e.tid, e.stack, weight, &key_);
     return absl::OkStatus();
   }

@@ -1,5 +1,6 @@
 // Folding by ids, for events whose names stay valid for the whole parse (Event::stable_views:
-// perf.data). A folded stack is kept as a sequence of small ids, [root, frame, frame, ...]:
+// perf.data, and perf script text, whose parser interns them). A folded stack is kept as a
+// sequence of small ids, [root, frame, frame, ...]:
 //   - the root ("comm", "comm-PID", "comm-PID/TID") by its string;
 //   - a frame by the views it is named from (symbol and DSO as pointer and size, the address
 //     when --addrs names unknown symbols by it, whether the root is "java"): the same views
