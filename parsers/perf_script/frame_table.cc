@@ -169,42 +169,52 @@ bool FrameTable::ScanLine(const char* p, const char* e, Line* l) const {
   const char* q = Address(p, e, &ip);
 #endif
   if (!q || q == e || *q != ' ') return false;
-  // The tail's words into the hash until the one holding the "\n" (the lowest byte flagged
-  // by the zero-byte test is exact: borrows only run upward).
-  uint64_t h = 0;
-  const char* s = q;
+  // The "\n": sixteen bytes at a time where sixteen remain.
   const char* nl = nullptr;
-  if constexpr (std::endian::native == std::endian::little) {
-    while (e - s >= 8) {
-      uint64_t w;
-      std::memcpy(&w, s, 8);
-      const uint64_t x = w ^ (kOnes * '\n');
-      const uint64_t z = (x - kOnes) & ~x & kHighs;
-      if (z) {
-        const int k = std::countr_zero(z) / 8;  // bytes before the '\n'
-        if (k) h = Mix(h, w & (~uint64_t{0} >> (64 - 8 * k)));
-        nl = s + k;
-        break;
-      }
-      h = Mix(h, w);
-      s += 8;
+  const char* s = q;
+#if defined(__SSE2__)
+  const __m128i newline = _mm_set1_epi8('\n');
+  while (e - s >= 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+    const unsigned m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, newline)));
+    if (m) {
+      nl = s + std::countr_zero(m);
+      break;
     }
+    s += 16;
   }
+#endif
   if (!nl) {
-    // The last bytes of the buffer: one at a time.
-    const char* t = s;
-    while (t < e && *t != '\n') ++t;
-    if (t == e) return false;
-    uint64_t w = 0;
-    std::memcpy(&w, s, static_cast<size_t>(t - s));
-    if (t > s) h = Mix(h, w);
-    nl = t;
+    while (s < e && *s != '\n') ++s;
+    if (s == e) return false;
+    nl = s;
   }
   if (IsBlank(nl[-1])) return false;  // "\r\n", trailing blanks: the tokenizer decides
+  // The hash of the tail, as Hash computes it (the last word read as the tail's last eight
+  // bytes, shifted down: the bytes Hash copies into a zeroed word).
+  const size_t n = static_cast<size_t>(nl - q);
+  uint64_t h;
+  if (n < 8 || std::endian::native != std::endian::little) {
+    h = Hash(q, n);
+  } else {
+    h = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      uint64_t w;
+      std::memcpy(&w, q + i, 8);
+      h = Mix(h, w);
+    }
+    if (const size_t r = n - i) {
+      uint64_t w;
+      std::memcpy(&w, nl - 8, 8);
+      h = Mix(h, w >> (8 * (8 - r)));
+    }
+    h = Final(h, n);
+  }
   l->p = p;
   l->tail = q;
   l->nl = nl;
-  l->hash = Final(h, static_cast<size_t>(nl - q));
+  l->hash = h;
   l->ip = ip;
   if (!slots_.empty()) __builtin_prefetch(&slots_[l->hash & mask_]);
   return true;
@@ -231,6 +241,23 @@ Frame FrameTable::Resolve(const Line& l) {
   Frame f = r->frame;
   f.ip = l.ip;
   return f;
+}
+
+const char* FrameTable::ParseLines(const char* p, const char* e, std::vector<Frame>* out,
+                                   uint64_t* lines) {
+  constexpr size_t kRun = 32;
+  Line run[kRun];
+  uint64_t n = 0;
+  for (;;) {
+    size_t k = 0;
+    while (k < kRun && p < e && *p == '\t' && ScanLine(p, e, &run[k])) p = run[k++].nl + 1;
+    for (size_t i = 0; i < k; ++i) Prefetch(&run[i]);
+    for (size_t i = 0; i < k; ++i) out->push_back(Resolve(run[i]));
+    n += k;
+    if (k < kRun) break;
+  }
+  *lines = n;
+  return p;
 }
 
 }  // namespace tk::parsers::perf_script

@@ -54,6 +54,12 @@ class FrameTable {
   void Prefetch(Line* l) const;
   // The line's frame: ParseFrameLine's of the line, names interned.
   Frame Resolve(const Line& l);
+  // The frame lines from `p` on (before `e`) as far as ScanLine takes them, their frames
+  // appended to `out`, in runs of up to 32: scan them all (each asks for its slot), read the
+  // slots (each asks for its record), then look them up, so the cache misses overlap.
+  // Returns the byte after the last line taken (`p` when none) and their count in *lines.
+  const char* ParseLines(const char* p, const char* e, std::vector<Frame>* out,
+                         uint64_t* lines);
   // ScanLine and Resolve: the byte after the line's "\n", or nullptr (as ScanLine).
   const char* ParseLine(const char* p, const char* e, Frame* f) {
     Line l;

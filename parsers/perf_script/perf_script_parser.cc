@@ -205,28 +205,15 @@ class PerfScriptParser final : public Parser {
   }
 
   // Inside a sample whose stack is wanted: the frame lines that follow, as far as they have
-  // perf's usual shape (FrameTable::ParseLine), without the tokenizer's line by line calls,
+  // perf's usual shape (FrameTable::ParseLines), without the tokenizer's line by line calls,
   // and the empty line that ends the stack. The first other line (a header, a blank line
   // that is not empty, anything to report) is left to the tokenizer.
   absl::Status ReadFrames() {
     const std::string_view rest = tok_->unread();
     const char* p = rest.data();
     const char* e = p + rest.size();
-    uint64_t n = 0;
-    // In runs of up to kRun lines: scan them all (each asks for its slot), read the slots
-    // (each asks for its record), then look them up: the cache misses overlap.
-    constexpr size_t kRun = 32;
-    FrameTable::Line run[kRun];
-    for (;;) {
-      size_t k = 0;
-      while (k < kRun && p < e && *p == '\t' && table_.ScanLine(p, e, &run[k])) {
-        p = run[k++].nl + 1;
-      }
-      for (size_t i = 0; i < k; ++i) table_.Prefetch(&run[i]);
-      for (size_t i = 0; i < k; ++i) frames_.push_back(table_.Resolve(run[i]));
-      n += k;
-      if (k < kRun) break;
-    }
+    uint64_t n;
+    p = table_.ParseLines(p, e, &frames_, &n);
     if (n > 0) {
       frame_lines_ += n;
       ev_.callchain = true;
