@@ -60,14 +60,6 @@ class FrameTable {
   // Returns the byte after the last line taken (`p` when none) and their count in *lines.
   const char* ParseLines(const char* p, const char* e, std::vector<Frame>* out,
                          uint64_t* lines);
-  // ScanLine and Resolve: the byte after the line's "\n", or nullptr (as ScanLine).
-  const char* ParseLine(const char* p, const char* e, Frame* f) {
-    Line l;
-    if (!ScanLine(p, e, &l)) return nullptr;
-    l.candidate = nullptr;
-    *f = Resolve(l);
-    return l.nl + 1;
-  }
   // `f` with its symbol and DSO interned.
   Frame InternNames(Frame f) {
     f.symbol = Intern(f.symbol);
@@ -86,7 +78,7 @@ class FrameTable {
   }
   size_t tails() const { return size_; }
 
-  // The tail hash (exposed for tests: ParseLine's scan and Hash must agree).
+  // The tail hash (ScanLine computes it while it scans; tests check the two agree).
   static uint64_t Hash(const char* s, size_t n);
 
  private:
