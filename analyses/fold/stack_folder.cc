@@ -22,17 +22,26 @@ uint32_t StackFolder::NameId(const Frame& f, bool java) {
   return it->second;
 }
 
-uint32_t StackFolder::Add(std::string_view comm, int32_t pid, int32_t tid,
-                          absl::Span<const Frame> stack, uint64_t weight) {
+StackFolder::Root StackFolder::RootOf(std::string_view comm, int32_t pid, int32_t tid) {
+  const bool shows_pid = opt_.include_pid || opt_.include_tid;
+  const RootKey k{comm.data(), comm.size(), shows_pid ? pid : 0, opt_.include_tid ? tid : 0};
+  auto [it, inserted] = roots_.try_emplace(k, Root{0, false});
+  if (!inserted) return it->second;
   scratch_.clear();
   AppendRoot(opt_, comm, pid, tid, &scratch_);
-  // As FoldSink::Count: Java names are tidied only under the root "java".
-  const bool java = scratch_ == "java";
   auto [root, new_root] = root_ids_.try_emplace(scratch_, static_cast<uint32_t>(names_.size()));
   if (new_root) names_.push_back(scratch_);
+  // As FoldSink::Count: Java names are tidied only under the root "java".
+  it->second = Root{root->second, scratch_ == "java"};
+  return it->second;
+}
+
+uint32_t StackFolder::Add(std::string_view comm, int32_t pid, int32_t tid,
+                          absl::Span<const Frame> stack, uint64_t weight) {
+  const Root root = RootOf(comm, pid, tid);
   seq_.clear();
-  seq_.push_back(root->second);
-  for (size_t i = stack.size(); i-- > 0;) seq_.push_back(NameId(stack[i], java));
+  seq_.push_back(root.id);
+  for (size_t i = stack.size(); i-- > 0;) seq_.push_back(NameId(stack[i], root.java));
   const std::string_view key(reinterpret_cast<const char*>(seq_.data()), seq_.size() * 4);
   auto it = slots_.find(key);
   if (it == slots_.end()) {

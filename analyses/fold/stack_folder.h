@@ -1,6 +1,7 @@
 // Folding by ids, for events whose names stay valid for the whole parse (Event::stable_views:
 // perf.data). A folded stack is kept as a sequence of small ids, [root, frame, frame, ...]:
-//   - the root ("comm", "comm-PID", "comm-PID/TID") by its string;
+//   - the root ("comm", "comm-PID", "comm-PID/TID") by its string, built once per comm view
+//     and the ids it shows (RootOf), not per event;
 //   - a frame by the views it is named from (symbol and DSO as pointer and size, the address
 //     when --addrs names unknown symbols by it, whether the root is "java"): the same views
 //     always name a frame the same way (AppendFrame), and stable views never change, so
@@ -55,11 +56,31 @@ class StackFolder {
   };
 
   uint32_t NameId(const Frame& f, bool java);
+  // The root's name id and whether it is "java", by the comm's view and the ids the root
+  // shows (0 when it shows none): the root's string is built once per thread, not per event.
+  struct RootKey {
+    const char* comm;
+    size_t comm_size;
+    int32_t pid, tid;
+    bool operator==(const RootKey& o) const {
+      return comm == o.comm && comm_size == o.comm_size && pid == o.pid && tid == o.tid;
+    }
+    template <typename H>
+    friend H AbslHashValue(H h, const RootKey& k) {
+      return H::combine(std::move(h), k.comm, k.comm_size, k.pid, k.tid);
+    }
+  };
+  struct Root {
+    uint32_t id;
+    bool java;
+  };
+  Root RootOf(std::string_view comm, int32_t pid, int32_t tid);
 
   const FoldOptions& opt_;
   std::string scratch_;
   std::vector<uint32_t> seq_;
   absl::flat_hash_map<std::string, uint32_t> root_ids_;
+  absl::flat_hash_map<RootKey, Root> roots_;  // RootOf's
   absl::flat_hash_map<FrameKey, uint32_t> frame_ids_;
   std::vector<std::string> names_;  // by id: roots as they are, frames as ";name..."
   // Sequences by their bytes (the ids), kept in blocks that never move.
