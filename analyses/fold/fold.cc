@@ -191,6 +191,29 @@ void FoldSink::Count(std::string_view comm, int32_t pid, int32_t tid,
   }
 }
 
+uint32_t FoldSink::MemoIndex(const MemoKey& k, bool* inserted) {
+  const uint32_t next = static_cast<uint32_t>(memo_weight_.size());
+  constexpr uint64_t kMaxDirect = 1 << 24;
+  if (k.stack_id < kMaxDirect && k.stack_id < 2 * memo_by_id_.size() + 4096) {
+    if (k.stack_id >= memo_by_id_.size()) {
+      memo_by_id_.resize(std::max<size_t>(k.stack_id + 1, 2 * memo_by_id_.size()));
+    }
+    IdMemo& d = memo_by_id_[k.stack_id];
+    if (d.memo == kNoMemo) {
+      d = IdMemo{k, next};
+      *inserted = true;
+      return next;
+    }
+    if (d.key == k) {
+      *inserted = false;
+      return d.memo;
+    }
+  }
+  auto [it, added] = memo_.try_emplace(k, next);
+  *inserted = added;
+  return it->second;
+}
+
 absl::Status FoldSink::OnEvent(const Event& e) {
   if (!IsStackEvent(e.kind()) || !Keep(e.name)) return absl::OkStatus();
   if (e.stack.empty() && !e.stack_recorded) {
@@ -210,12 +233,12 @@ absl::Status FoldSink::OnEvent(const Event& e) {
     const MemoKey k{e.stack_id, e.comm.data(), e.comm.size(),
                     opt_.include_pid || opt_.include_tid ? ShownPid(e) : 0,
                     opt_.include_tid ? e.tid : 0};
-    auto [it, inserted] = memo_.try_emplace(k, static_cast<uint32_t>(memo_weight_.size()));
+    bool inserted = false;
+    memo = MemoIndex(k, &inserted);
     if (!inserted) {
-      memo_weight_[it->second] += weight;
+      memo_weight_[memo] += weight;
       return absl::OkStatus();
     }
-    memo = it->second;
     memo_weight_.push_back(0);
   }
   if (!opt_.worker_thread) {
