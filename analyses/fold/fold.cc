@@ -1,9 +1,6 @@
 #include "analyses/fold/fold.h"
 
 #include <algorithm>
-#include <condition_variable>
-#include <deque>
-#include <mutex>
 #include <ostream>
 #include <thread>
 #include <vector>
@@ -11,6 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "analyses/fold/stack_folder.h"
 #include "core/absl_compat.h"
+#include "core/batch_pipe.h"
 
 namespace tk::analyses::fold {
 namespace {
@@ -39,14 +37,13 @@ bool SameEventType(std::string_view a, std::string_view b) {
 // The second thread of FoldOptions::worker_thread. The caller's thread filters by event type,
 // counts the stacks it has seen before (FoldSink::memo_) and copies the frames of the others
 // (views stay valid: Event::stable_views) into a batch; the worker names and counts them
-// (StackFolder). At most kMaxQueued batches wait, so memory stays bounded however fast the
-// parser is. Measured on an 18 MB `perf record -a -g` file (166k samples, ~25 frames each):
-// the strings and the hash map were a quarter of `tk fold`'s time on one core.
+// (StackFolder). Batches go through a BatchPipe (core/batch_pipe.h): at most 4 wait, so memory
+// stays bounded however fast the parser is. Measured on an 18 MB `perf record -a -g` file (166k
+// samples, ~25 frames each): the strings and the hash map were a quarter of `tk fold`'s time
+// on one core.
 class FoldSink::Worker {
  public:
-  explicit Worker(FoldSink* sink) : sink_(sink), thread_([this] { Run(); }) {
-    current_ = std::make_unique<Batch>();
-  }
+  explicit Worker(FoldSink* sink) : sink_(sink), thread_([this] { Run(); }) {}
   ~Worker() { Stop(); }
 
   void Add(const Event& e, uint64_t weight, uint32_t memo) {
@@ -58,23 +55,17 @@ class FoldSink::Worker {
   // Hands over the open batch and waits until every batch is folded.
   void Drain() {
     Submit();
-    std::unique_lock<std::mutex> lock(mu_);
-    idle_cv_.wait(lock, [this] { return queue_.empty() && !busy_; });
+    pipe_.Barrier();
   }
 
   void Stop() {
     if (!thread_.joinable()) return;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      stop_ = true;
-    }
-    work_cv_.notify_one();
+    pipe_.Close();
     thread_.join();
   }
 
  private:
   static constexpr size_t kBatch = 1024;
-  static constexpr size_t kMaxQueued = 4;
   struct Item {
     std::string_view comm;
     int32_t pid, tid;
@@ -89,56 +80,27 @@ class FoldSink::Worker {
 
   void Submit() {
     if (current_->items.empty()) return;
-    std::unique_ptr<Batch> next;
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      idle_cv_.wait(lock, [this] { return queue_.size() < kMaxQueued; });
-      queue_.push_back(std::move(current_));
-      if (!spare_.empty()) {
-        next = std::move(spare_.back());
-        spare_.pop_back();
-      }
-    }
-    work_cv_.notify_one();
-    current_ = next ? std::move(next) : std::make_unique<Batch>();
+    pipe_.Put(std::move(current_));  // never cancelled: the worker folds everything
+    current_ = pipe_.Get();
+    current_->items.clear();
+    current_->frames.clear();
   }
 
   void Run() {
-    while (true) {
-      std::unique_ptr<Batch> b;
-      {
-        std::unique_lock<std::mutex> lock(mu_);
-        work_cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
-        if (queue_.empty()) return;  // stopping, nothing left
-        b = std::move(queue_.front());
-        queue_.pop_front();
-        busy_ = true;
-      }
-      idle_cv_.notify_all();  // a queue slot is free
+    while (std::unique_ptr<Batch> b = pipe_.Take()) {
       size_t at = 0;
       for (const Item& it : b->items) {
         sink_->FoldStable(it.comm, it.pid, it.tid,
                           absl::MakeConstSpan(b->frames).subspan(at, it.frames), it.weight, it.memo);
         at += it.frames;
       }
-      b->items.clear();
-      b->frames.clear();
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        busy_ = false;
-        spare_.push_back(std::move(b));
-      }
-      idle_cv_.notify_all();
+      pipe_.Done(std::move(b));
     }
   }
 
   FoldSink* sink_;
-  std::unique_ptr<Batch> current_;  // the caller's thread only
-  std::mutex mu_;
-  std::condition_variable work_cv_, idle_cv_;
-  std::deque<std::unique_ptr<Batch>> queue_;
-  std::vector<std::unique_ptr<Batch>> spare_;
-  bool busy_ = false, stop_ = false;
+  BatchPipe<Batch> pipe_;
+  std::unique_ptr<Batch> current_ = pipe_.Get();  // the caller's thread only
   std::thread thread_;  // last: starts after the members above exist
 };
 
@@ -229,6 +191,29 @@ void FoldSink::Count(std::string_view comm, int32_t pid, int32_t tid,
   }
 }
 
+uint32_t FoldSink::MemoIndex(const MemoKey& k, bool* inserted) {
+  const uint32_t next = static_cast<uint32_t>(memo_weight_.size());
+  constexpr uint64_t kMaxDirect = 1 << 24;
+  if (k.stack_id < kMaxDirect && k.stack_id < 2 * memo_by_id_.size() + 4096) {
+    if (k.stack_id >= memo_by_id_.size()) {
+      memo_by_id_.resize(std::max<size_t>(k.stack_id + 1, 2 * memo_by_id_.size()));
+    }
+    IdMemo& d = memo_by_id_[k.stack_id];
+    if (d.memo == kNoMemo) {
+      d = IdMemo{k, next};
+      *inserted = true;
+      return next;
+    }
+    if (d.key == k) {
+      *inserted = false;
+      return d.memo;
+    }
+  }
+  auto [it, added] = memo_.try_emplace(k, next);
+  *inserted = added;
+  return it->second;
+}
+
 absl::Status FoldSink::OnEvent(const Event& e) {
   if (!IsStackEvent(e.kind()) || !Keep(e.name)) return absl::OkStatus();
   if (e.stack.empty() && !e.stack_recorded) {
@@ -248,12 +233,12 @@ absl::Status FoldSink::OnEvent(const Event& e) {
     const MemoKey k{e.stack_id, e.comm.data(), e.comm.size(),
                     opt_.include_pid || opt_.include_tid ? ShownPid(e) : 0,
                     opt_.include_tid ? e.tid : 0};
-    auto [it, inserted] = memo_.try_emplace(k, static_cast<uint32_t>(memo_weight_.size()));
+    bool inserted = false;
+    memo = MemoIndex(k, &inserted);
     if (!inserted) {
-      memo_weight_[it->second] += weight;
+      memo_weight_[memo] += weight;
       return absl::OkStatus();
     }
-    memo = it->second;
     memo_weight_.push_back(0);
   }
   if (!opt_.worker_thread) {

@@ -145,6 +145,16 @@ class FoldSink final : public EventSink {
   // (stack, root) seen → its index m: memo_weight_[m] sums the weights of its repeats (the
   // caller's thread), memo_slot_[m] is the folder's slot of its first event (the folder's).
   absl::flat_hash_map<MemoKey, uint32_t> memo_;
+  // The same for the first root seen with each stack id, by id (the parser's ids are 1, 2, ...:
+  // one array load per repeat instead of a probe of memo_); other roots of an id, and ids
+  // too far apart for an array, go to memo_.
+  struct IdMemo {
+    MemoKey key;
+    uint32_t memo = kNoMemo;
+  };
+  std::vector<IdMemo> memo_by_id_;
+  // The memo index of `k` (a new one, *inserted, when it was not seen).
+  uint32_t MemoIndex(const MemoKey& k, bool* inserted);
   std::vector<uint64_t> memo_weight_;
   std::vector<uint32_t> memo_slot_;
   std::unique_ptr<Worker> worker_;

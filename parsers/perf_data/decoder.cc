@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
 #include "core/byte_reader.h"
+#include "core/run_settings.h"
 #include "parsers/perf_data/abi.h"
 #include "parsers/tep/tep_decoder.h"
 #include "parsers/tep/tracing_data.h"
@@ -26,7 +27,8 @@ Decoder::Decoder(Metadata& meta, const EventTable& table, const ParseOptions& op
       inline_frames_(opts.inline_frames),
       inline_outermost_keeps_dso_(opts.inline_outermost_keeps_dso),
       handlers_(kTextPoke + 1, nullptr),
-      fast_enabled_(opts.fast_decode) {
+      fast_enabled_(opts.fast_decode),
+      prefetch_dsos_(ResolveThreads(opts.threads) >= 2) {
   handlers_[kSample] = &Decoder::OnSample;
   handlers_[kMmap] = &Decoder::OnMmap;
   handlers_[kMmap2] = &Decoder::OnMmap2;
@@ -64,6 +66,16 @@ void Decoder::Refresh() {
         break;
       }
     }
+  }
+  // With a second thread (--threads 2): the user DSOs of a file's header (those its samples
+  // hit) load on another thread too (symbolize/dso_prefetch.h), in the header's order. Not in
+  // pipe mode, where build ids come at the end, when every DSO has been loaded already.
+  if (prefetch_dsos_ && wants_.stacks() && !meta_.pipe && meta_.data_size >= kPrefetchKernelMin) {
+    std::vector<std::string> names;
+    for (const BuildIdEntry& b : meta_.build_ids) {
+      if (b.cpumode != kMiscKernel) names.push_back(b.filename);
+    }
+    machine_.PrefetchDsos(names);
   }
   BuildFast();
 }

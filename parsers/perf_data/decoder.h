@@ -150,6 +150,7 @@ class Decoder {
   Event sample_event_;  // OnSample's and HandleSample's, reused
   FastSampleDecoder fast_;
   bool fast_enabled_ = true;
+  bool prefetch_dsos_ = false;  // a second thread may load DSO symbols (Refresh)
   struct CachedThread {
     int32_t pid = 0, tid = -1;  // tid -1: empty
     std::string_view comm;

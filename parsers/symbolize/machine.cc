@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "parsers/symbolize/dso_prefetch.h"
 #include "parsers/symbolize/elf_symbols.h"
 #include "parsers/symbolize/jit_map.h"
 #include "parsers/symbolize/kallsyms.h"
@@ -89,6 +90,53 @@ std::string HostKernelBuildId() {
 }
 
 bool Exists(const std::string& p) { return std::ifstream(p).good(); }
+
+// perf's build-id cache path of `file` for `id`: BUILDID_DIR/.build-id/xx/rest/FILE.
+std::string BuildIdPathIn(const SymbolizeOptions& opts, const std::string& id,
+                          std::string_view file) {
+  if (id.size() < 3 || opts.buildid_dir.empty()) return "";
+  return absl::StrCat(opts.buildid_dir, "/.build-id/", id.substr(0, 2), "/", id.substr(2), "/",
+                      AV(file));
+}
+
+// perf's search order (dso__load's binary_type_symtab): the .gnu_debuglink target next to the
+// file, in its .debug/ or under /usr/lib/debug; the build-id cache's elf and debug copies;
+// /usr/lib/debug/PATH(.debug) and /usr/lib/debug/.build-id/xx/rest.debug; the file itself.
+// Everything but the cache is under --symfs when given. A vdso: the cache's copy only.
+std::vector<std::string> ElfCandidatesIn(const SymbolizeOptions& opts, const std::string& name,
+                                         const std::string& id, bool vdso, ElfFiles* files) {
+  std::vector<std::string> c;
+  if (vdso) {
+    if (opts.use_buildid_cache && !id.empty()) c.push_back(BuildIdPathIn(opts, id, "vdso"));
+    return c;
+  }
+  const std::string& root = opts.symfs;
+  std::string file = root + name;
+  std::string dir = name.substr(0, name.rfind('/') + 1);
+  if (std::optional<std::string> link = ReadDebugLink(file, files)) {
+    c.push_back(absl::StrCat(root, dir, *link));
+    c.push_back(absl::StrCat(root, dir, ".debug/", *link));
+    c.push_back(absl::StrCat(root, "/usr/lib/debug", dir, *link));
+  }
+  if (opts.use_buildid_cache && !id.empty()) {
+    c.push_back(BuildIdPathIn(opts, id, "elf"));
+    c.push_back(BuildIdPathIn(opts, id, "debug"));
+  }
+  c.push_back(absl::StrCat(root, "/usr/lib/debug", name, ".debug"));
+  c.push_back(absl::StrCat(root, "/usr/lib/debug", name));
+  if (id.size() > 2) {
+    c.push_back(absl::StrCat(root, "/usr/lib/debug/.build-id/", id.substr(0, 2), "/", id.substr(2), ".debug"));
+  }
+  c.push_back(file);
+  return c;
+}
+
+// A recorded path whose symbols Load reads from an ELF file (kind kElf): not a kernel
+// module, [vdso], a JIT map or an anonymous map.
+bool IsElfDsoPath(std::string_view name) {
+  return name.starts_with("/") && name.find(".ko") == std::string_view::npos && !IsAnon(name) &&
+         !(name.starts_with("/tmp/perf-") && name.ends_with(".map"));
+}
 
 }  // namespace
 
@@ -274,9 +322,7 @@ void Machine::OnKsymbol(uint64_t addr, uint64_t len, std::string_view name, bool
 }
 
 std::string Machine::BuildIdPath(const std::string& id, std::string_view file) const {
-  if (id.size() < 3 || opts_.buildid_dir.empty()) return "";
-  return absl::StrCat(opts_.buildid_dir, "/.build-id/", id.substr(0, 2), "/", id.substr(2), "/",
-                      AV(file));
+  return BuildIdPathIn(opts_, id, file);
 }
 
 void Machine::AddNote(std::string note) { notes_.push_back(std::move(note)); }
@@ -334,6 +380,23 @@ void Machine::PrefetchKernel() {
   prefetched_build_id_ = kernel_build_id_;
   kernel_prefetch_ = std::async(std::launch::async, &Machine::LoadFirstKallsyms,
                                 KernelCandidates(), opts_.kallsyms);
+}
+
+void Machine::PrefetchDsos(const std::vector<std::string>& names) {
+  if (dso_prefetch_) return;
+  std::vector<std::pair<std::string, std::string>> dsos;
+  for (const std::string& name : names) {
+    auto id = build_ids_.find(name);
+    if (id == build_ids_.end() || !IsElfDsoPath(name)) continue;
+    auto d = dsos_.find(name);
+    if (d != dsos_.end() && d->second->loaded) continue;
+    dsos.emplace_back(name, id->second);
+  }
+  if (dsos.empty()) return;
+  dso_prefetch_ = std::make_unique<DsoPrefetch>(
+      std::move(dsos), [opts = opts_](const std::string& name, const std::string& id, ElfFiles* files) {
+        return LoadElf(ElfCandidatesIn(opts, name, id, false, files), id, files);
+      });
 }
 
 void Machine::LoadKernel() {
@@ -406,7 +469,10 @@ void Machine::Load(Dso* d) {
     return;
   }
   std::string id = DsoBuildId(d);
-  std::optional<ElfImage> img = LoadElf(ElfCandidates(d->name, id, d->kind == kVdso), id, &elf_files_);
+  std::optional<ElfImage> img;
+  if (d->kind != kElf || !dso_prefetch_ || !dso_prefetch_->Take(d->name, id, &img)) {
+    img = LoadElf(ElfCandidates(d->name, id, d->kind == kVdso), id, &elf_files_);
+  }
   if (!img && d->kind == kVdso && d->name == "[vdso]" && opts_.use_host_kallsyms) {
     // Only now: the copy of this host's vdso is made when nothing else has the symbols.
     if (std::string host = HostVdso(); !host.empty()) img = LoadElf({host}, id, &elf_files_);
@@ -477,36 +543,9 @@ void Machine::ResolveUnwindFiles(Dso* d) {
   if (d->unwind_debug == d->unwind_elf) d->unwind_debug.clear();
 }
 
-// perf's search order (dso__load's binary_type_symtab): the .gnu_debuglink target next to the
-// file, in its .debug/ or under /usr/lib/debug; the build-id cache's elf and debug copies;
-// /usr/lib/debug/PATH(.debug) and /usr/lib/debug/.build-id/xx/rest.debug; the file itself.
-// Everything but the cache is under --symfs when given.
 std::vector<std::string> Machine::ElfCandidates(const std::string& name, const std::string& id,
                                                 bool vdso) {
-  std::vector<std::string> c;
-  if (vdso) {
-    if (opts_.use_buildid_cache && !id.empty()) c.push_back(BuildIdPath(id, "vdso"));
-    return c;
-  }
-  const std::string& root = opts_.symfs;
-  std::string file = root + name;
-  std::string dir = name.substr(0, name.rfind('/') + 1);
-  if (std::optional<std::string> link = ReadDebugLink(file, &elf_files_)) {
-    c.push_back(absl::StrCat(root, dir, *link));
-    c.push_back(absl::StrCat(root, dir, ".debug/", *link));
-    c.push_back(absl::StrCat(root, "/usr/lib/debug", dir, *link));
-  }
-  if (opts_.use_buildid_cache && !id.empty()) {
-    c.push_back(BuildIdPath(id, "elf"));
-    c.push_back(BuildIdPath(id, "debug"));
-  }
-  c.push_back(absl::StrCat(root, "/usr/lib/debug", name, ".debug"));
-  c.push_back(absl::StrCat(root, "/usr/lib/debug", name));
-  if (id.size() > 2) {
-    c.push_back(absl::StrCat(root, "/usr/lib/debug/.build-id/", id.substr(0, 2), "/", id.substr(2), ".debug"));
-  }
-  c.push_back(file);
-  return c;
+  return ElfCandidatesIn(opts_, name, id, vdso, &elf_files_);
 }
 
 Frame Machine::Resolve(int32_t pid, bool kernel, uint64_t ip) {

@@ -45,6 +45,7 @@ struct SymbolizeOptions {
 };
 
 struct Dso;
+class DsoPrefetch;
 
 class Machine {
  public:
@@ -67,6 +68,11 @@ class Machine {
   // build ids are known (a file's header); further calls do nothing. Later build ids that
   // change which kallsyms is right make the first kernel frame load it again, synchronously.
   void PrefetchKernel();
+  // Starts loading the symbols of these DSOs (paths the file recorded build ids for: its
+  // samples hit them) on another thread (dso_prefetch.h), in this order. Call once the build
+  // ids are known; further calls do nothing. Only ELF files with a recorded build id are
+  // prefetched; what the first lookup of each then loads is the same.
+  void PrefetchDsos(const std::vector<std::string>& names);
 
   // The comm of `tid` now (valid while the Machine lives).
   std::string_view Comm(int32_t pid, int32_t tid);
@@ -175,6 +181,7 @@ class Machine {
   // Last lookup (samples of one process come in runs).
   int32_t last_pid_ = -2;
   Proc* last_proc_ = nullptr;
+  std::unique_ptr<DsoPrefetch> dso_prefetch_;  // last: its thread stops first
 };
 
 }  // namespace tk::parsers::symbolize

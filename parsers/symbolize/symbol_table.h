@@ -93,7 +93,9 @@ class SymbolTable {
   // whole table (a fresh address in a 40k-symbol cc1 took 16 dependent loads). Empty: to
   // build (every change to syms_ clears it).
   void BuildPages() const;
-  // syms_ moved: the index and the demangled names' positions are to redo.
+  // syms_ moved: the index and the demangled names' positions are to redo. demangled_store_
+  // keeps its strings on purpose: frames handed out before may view them (a name demangled
+  // before a change is demangled again, once, into a new string).
   void Changed() {
     pages_.clear();
     demangled_.clear();
