@@ -84,11 +84,9 @@ void BM_PerfScriptTokenize(benchmark::State& state) {
 }
 BENCHMARK(BM_PerfScriptTokenize)->Unit(benchmark::kMillisecond);
 
-// Arg = the stack block cache (PerfScriptOptions::stack_cache) on or off.
 void BM_PerfScriptParseNullSink(benchmark::State& state) {
   const std::string& text = Text();
   tk::parsers::perf_script::PerfScriptOptions ps;
-  ps.stack_cache = state.range(0) != 0;
   for (auto _ : state) {
     auto in = tk::Input::FromString(text);
     std::ostringstream err;
@@ -99,16 +97,15 @@ void BM_PerfScriptParseNullSink(benchmark::State& state) {
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
 }
-BENCHMARK(BM_PerfScriptParseNullSink)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PerfScriptParseNullSink)->Unit(benchmark::kMillisecond);
 
-// The whole `tk fold` pipeline minus output: parse, name frames, count stacks; Args =
-// threads, stack block cache on (1) or off (0).
+// The whole `tk fold` pipeline minus output: parse, name frames, count stacks; Arg =
+// threads.
 void BM_FoldText(benchmark::State& state) {
   const std::string& text = Text();
   for (auto _ : state) {
     tk::parsers::perf_script::SplitOptions to;
     to.threads = static_cast<int>(state.range(0));
-    to.stack_cache = state.range(1) != 0;
     tk::analyses::fold::FoldSink sink{tk::analyses::fold::FoldOptions{}};
     tk::analyses::fold::FoldParts parts(sink, nullptr);
     std::ostringstream err;
@@ -118,7 +115,7 @@ void BM_FoldText(benchmark::State& state) {
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
 }
-BENCHMARK(BM_FoldText)->Args({1, 1})->Args({2, 1})->Args({1, 0})->Args({2, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_FoldText)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // perf.data (issue 16 row 1): the whole `tk fold` pipeline minus output on a `perf record -a
 // -g` file ($TK_PERF_BENCH_FILE, default perf-a-g.data of bench/make-inputs.sh; also

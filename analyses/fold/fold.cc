@@ -237,7 +237,7 @@ absl::Status FoldSink::OnEvent(const Event& e) {
   }
   ++samples_;
   uint64_t weight = e.has_period && e.period ? e.period : 1;
-  if (!e.stable_views) {  // text: names in a reused buffer
+  if (!e.stable_views) {  // names in a reused buffer (a source that does not intern them)
     Count(e.comm, ShownPid(e), e.tid, e.stack, weight, &key_);
     return absl::OkStatus();
   }
@@ -280,7 +280,8 @@ class FoldParts::FirstType final : public EventSink {
 // One part: a FoldSink, behind the filter when there is one.
 class FoldParts::Part final : public EventSink {
  public:
-  Part(const FoldOptions& opt, const Filter* filter) : fold(opt) {
+  // No worker thread: each part already runs on a thread of its own.
+  Part(const FoldOptions& opt, const Filter* filter) : fold(WithoutWorker(opt)) {
     if (filter) filtered_ = std::make_unique<FilterSink>(*filter, fold);
     next_ = filtered_ ? static_cast<EventSink*>(filtered_.get()) : &fold;
   }
@@ -290,6 +291,10 @@ class FoldParts::Part final : public EventSink {
   FoldSink fold;
 
  private:
+  static FoldOptions WithoutWorker(FoldOptions opt) {
+    opt.worker_thread = false;
+    return opt;
+  }
   std::unique_ptr<FilterSink> filtered_;
   EventSink* next_;
 };

@@ -33,9 +33,9 @@ struct FoldOptions {
   // --event-filter: keep only this event type. Empty: the type of the first event seen, and
   // FoldSink::first_filtered() names the first other type dropped.
   std::string event_filter;
-  // Fold events with stable views (Event::stable_views: perf.data) on a second thread: the
-  // caller's thread then only counts repeated stacks (Event::stack_id) and copies the others'
-  // frames. Results are complete after Finish.
+  // Fold events with stable views (Event::stable_views: perf.data, perf script text) on a
+  // second thread: the caller's thread then only counts repeated stacks (Event::stack_id)
+  // and copies the others' frames. Results are complete after Finish.
   bool worker_thread = false;
 };
 

@@ -1,5 +1,6 @@
 // Folding by ids, for events whose names stay valid for the whole parse (Event::stable_views:
-// perf.data). A folded stack is kept as a sequence of small ids, [root, frame, frame, ...]:
+// perf.data, and perf script text, whose parser interns them). A folded stack is kept as a
+// sequence of small ids, [root, frame, frame, ...]:
 //   - the root ("comm", "comm-PID", "comm-PID/TID") by its string;
 //   - a frame by the views it is named from (symbol and DSO as pointer and size, the address
 //     when --addrs names unknown symbols by it, whether the root is "java"): the same views
@@ -18,6 +19,8 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/hash/hash.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "analyses/fold/fold.h"
 #include "core/event.h"
@@ -54,16 +57,51 @@ class StackFolder {
     }
   };
 
+  // Hashes of the keys above (Abseil's hash of a std::string_view goes to libstdc++'s in
+  // Debian's Abseil; a FrameKey's fields are mixed in two multiplications).
+  struct FrameKeyHash {
+    size_t operator()(const FrameKey& k) const {
+      uint64_t h = (reinterpret_cast<uintptr_t>(k.sym) ^ (uint64_t{k.sym_size} << 48)) * 0x9e3779b97f4a7c15ULL;
+      h ^= (reinterpret_cast<uintptr_t>(k.dso) ^ (uint64_t{k.dso_size} << 48) ^ k.ip ^ k.java) * 0xc2b2ae3d27d4eb4fULL;
+      return h ^ (h >> 29);
+    }
+  };
+  struct SeqHash {
+    size_t operator()(std::string_view s) const {
+      return absl::Hash<absl::string_view>{}(absl::string_view(s.data(), s.size()));
+    }
+  };
+  // The roots last seen, by their comm's view (stable: the same view, the same name) and
+  // the pid/tid the root shows: the root's id without building its name.
+  struct RootMemo {
+    const char* comm = nullptr;
+    size_t comm_size = 0;
+    int32_t pid = 0, tid = 0;
+    uint32_t id = 0;
+    bool java = false;
+  };
+  static constexpr size_t kRootMemo = 256;
+  // The frames last named, direct-mapped by their key's hash: most lookups end here.
+  struct FrameMemo {
+    FrameKey key{};
+    uint32_t id = 0;
+    bool set = false;
+  };
+  static constexpr size_t kFrameMemo = 4096;
+
   uint32_t NameId(const Frame& f, bool java);
+  uint32_t RootId(std::string_view comm, int32_t pid, int32_t tid, bool* java);
 
   const FoldOptions& opt_;
   std::string scratch_;
   std::vector<uint32_t> seq_;
   absl::flat_hash_map<std::string, uint32_t> root_ids_;
-  absl::flat_hash_map<FrameKey, uint32_t> frame_ids_;
+  absl::flat_hash_map<FrameKey, uint32_t, FrameKeyHash> frame_ids_;
+  std::vector<RootMemo> root_memo_ = std::vector<RootMemo>(kRootMemo);
+  std::vector<FrameMemo> frame_memo_ = std::vector<FrameMemo>(kFrameMemo);
   std::vector<std::string> names_;  // by id: roots as they are, frames as ";name..."
   // Sequences by their bytes (the ids), kept in blocks that never move.
-  absl::flat_hash_map<std::string_view, uint32_t> slots_;
+  absl::flat_hash_map<std::string_view, uint32_t, SeqHash> slots_;
   std::vector<std::unique_ptr<char[]>> blocks_;
   size_t block_used_ = 0, block_size_ = 0;
   std::vector<std::string_view> seqs_;  // by slot

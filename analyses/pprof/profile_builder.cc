@@ -103,6 +103,7 @@ absl::Status ProfileBuilder::OnEvent(const Event& e) {
   auto known = e.stack_id != 0 ? stack_locs_.find({e.stack_id, java}) : stack_locs_.end();
   if (known != stack_locs_.end()) {
     key_.locs = known->second;
+    ++stack_memo_hits_;
   } else {
     key_.locs.clear();
     for (size_t i = 0, end; i < e.stack.size(); i = end) {

@@ -66,6 +66,8 @@ class ProfileBuilder final : public EventSink {
 
   const std::string& event_type() const { return filter_; }
   uint64_t samples() const { return samples_; }
+  // Samples whose locations came from the stack memo (a stack_id seen before), for tests.
+  uint64_t stack_memo_hits() const { return stack_memo_hits_; }
   // The serialized (not yet gzipped) Profile.
   std::string Serialize(const ProfileMeta& meta) const;
 
@@ -111,13 +113,16 @@ class ProfileBuilder final : public EventSink {
   absl::flat_hash_map<std::string_view, uint32_t> function_index_;
   std::vector<std::string_view> functions_;
   // {Event::stack_id, java} -> the stack's locations (key_.locs): one per distinct stack.
+  // Its own key, unlike report's StackKey (the sort keys' comm/tid/cpu context) and fold's
+  // MemoKey (the root's comm/pid/tid): a stack's locations depend only on its frames and on
+  // whether the comm is java (Java frames are named differently), not on the thread.
   absl::flat_hash_map<std::pair<uint64_t, bool>, std::vector<uint32_t>> stack_locs_;
   absl::node_hash_map<SampleKey, Agg> samples_by_key_;  // pointer-stable: sample_order_
   std::vector<const SampleKey*> sample_order_;
   SampleKey key_;  // scratch
   std::string scratch_;
   std::vector<std::string_view> names_;
-  uint64_t samples_ = 0, period_ = 0;
+  uint64_t samples_ = 0, period_ = 0, stack_memo_hits_ = 0;
   int64_t first_ts_ = -1, last_ts_ = -1;
   std::map<uint64_t, uint64_t> periods_;  // period -> samples, for Profile.period
 };

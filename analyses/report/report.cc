@@ -1,7 +1,9 @@
 #include "analyses/report/report.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <thread>
 
 #include "absl/strings/str_split.h"
 #include "analyses/fold/frame_name.h"
@@ -32,7 +34,12 @@ constexpr Name kNames[] = {
     {"period", false, Key::kComm, Value::kPeriod},
 };
 
-bool Resolved(const Frame& f) { return f.symbol != "[unknown]" && !f.symbol.empty(); }
+// "[unknown]", by its size first (a call to compare otherwise, on every frame).
+bool IsUnknown(std::string_view s) {
+  return s.size() == 9 && std::memcmp(s.data(), "[unknown]", 9) == 0;
+}
+
+bool Resolved(const Frame& f) { return !IsUnknown(f.symbol) && !f.symbol.empty(); }
 
 // A resolved frame's symbol start (Frame::ip is DSO-relative for ELF DSOs, absolute for the
 // kernel; 0 without an offset, as in text inputs); an unresolved frame's address.
@@ -66,7 +73,7 @@ std::string_view ShortDso(std::string_view dso) {
 }
 
 bool IsKernelFrame(const Frame& f) {
-  if (f.dso == "[unknown]") return f.ip >= kKernelStart;
+  if (IsUnknown(f.dso)) return f.ip >= kKernelStart;
   // User-space maps with bracketed names (stackcollapse's --kernel counts them as kernel).
   if (f.dso == "[vdso]" || f.dso == "[vsyscall]" || f.dso == "[uprobes]") return false;
   return fold::IsKernelDso(f.dso);
@@ -97,7 +104,9 @@ ReportSink::~ReportSink() { StopWorker(); }
 bool ReportSink::children() const { return saw_callchain_ && opt_.children.value_or(true); }
 
 Table& ReportSink::TableFor(std::string_view name) {
-  if (last_table_ && last_table_->event == name) return *last_table_;
+  if (last_table_ && last_table_->event.size() == name.size() &&
+      std::memcmp(last_table_->event.data(), name.data(), name.size()) == 0)
+    return *last_table_;
   for (auto& t : tables_) {
     if (t->event == name) return *(last_table_ = t.get());
   }
@@ -118,6 +127,7 @@ uint64_t ReportSink::ContextOf(const Event& e) {
   if (key_cpu_) c.cpu = e.cpu;
   if (last_context_id_ != ~0ull && c == last_context_) return last_context_id_;
   auto [it, added] = contexts_.try_emplace(c, static_cast<uint32_t>(contexts_.size()));
+  if (added) context_comm_.push_back(key_comm_ ? strings_.Intern(e.comm) : std::string_view());
   last_context_ = c;
   return last_context_id_ = it->second;
 }
@@ -130,8 +140,8 @@ uint64_t ReportSink::ContextOf(const Event& e) {
 // follows from its DSO, computed only when its entry is made.
 uint32_t ReportSink::EntryFor(Table& t, uint64_t ctx, const Event& e, const Frame& f,
                               bool sample_kernel) {
-  const bool unmapped = f.dso == "[unknown]";
-  if (!e.stable_views) return SlowEntry(t, e, f, unmapped ? sample_kernel : IsKernelFrame(f));
+  const bool unmapped = IsUnknown(f.dso);
+  if (!e.stable_views) return SlowEntry(t, 0, e, f, unmapped ? sample_kernel : IsKernelFrame(f));
   // Only the parts the sort keys use, so the cache never splits what the keys merge.
   FrameKey k{ctx << 1 | (unmapped && sample_kernel), nullptr, nullptr, 0};
   if (key_dso_ || key_sym_) k.dso = f.dso.data();
@@ -141,15 +151,32 @@ uint32_t ReportSink::EntryFor(Table& t, uint64_t ctx, const Event& e, const Fram
     k.addr = SymbolAddress(f);
   }
   auto [it, added] = t.fast.try_emplace(k, 0);
-  if (added) it->second = SlowEntry(t, e, f, unmapped ? sample_kernel : IsKernelFrame(f));
+  if (added) it->second = SlowEntry(t, ctx, e, f, unmapped ? sample_kernel : IsKernelFrame(f));
   return it->second;
 }
 
-uint32_t ReportSink::SlowEntry(Table& t, const Event& e, const Frame& f, bool kernel) {
+// Stable views (perf.data) find their interned copies by the view's address: the context's
+// comm (when comm is a sort key, the context's comm is this sample's), and per DSO and symbol
+// view a small map, so an entry made under a second comm hashes no string.
+uint32_t ReportSink::SlowEntry(Table& t, uint64_t ctx, const Event& e, const Frame& f,
+                               bool kernel) {
   const bool resolved = Resolved(f);
-  const std::string_view comm = strings_.Intern(e.comm);
-  const std::string_view dso = strings_.Intern(ShortDso(f.dso));
-  const std::string_view sym = resolved ? strings_.Intern(f.symbol) : std::string_view();
+  std::string_view comm, dso, sym;
+  if (e.stable_views) {
+    comm = key_comm_ ? context_comm_[ctx] : strings_.Intern(e.comm);
+    auto [d, new_dso] = interned_views_.try_emplace(ViewKey{f.dso.data(), f.dso.size(), true});
+    if (new_dso) d->second = strings_.Intern(ShortDso(f.dso));
+    dso = d->second;
+    if (resolved) {
+      auto [y, new_sym] = interned_views_.try_emplace(ViewKey{f.symbol.data(), f.symbol.size()});
+      if (new_sym) y->second = strings_.Intern(f.symbol);
+      sym = y->second;
+    }
+  } else {
+    comm = strings_.Intern(e.comm);
+    dso = strings_.Intern(ShortDso(f.dso));
+    if (resolved) sym = strings_.Intern(f.symbol);
+  }
   EntryKey k{};
   if (key_comm_) k.comm = comm.data();
   if (key_pid_) k.tid = e.tid;
@@ -209,17 +236,27 @@ void ReportSink::Accumulate(Table& t, const Event& e) {
   t.period += period;
   ++sample_no_;
   const bool children = opt_.children != false;
-  StackKey memo_key{0, e.stack_id};
+  const uint64_t ctx = e.stable_views ? ContextOf(e) : 0;
+  StackKey memo_key{ctx, e.stack_id};
   if (e.stack_id != 0) {
-    memo_key.ctx = MemoContextOf(e);
+    if (!e.stable_views) memo_key.ctx = MemoContextOf(e);
     if (AddRemembered(t, memo_key, period)) return;
   }
   static const Frame kNone{0, "[unknown]", "[unknown]"};
   const Frame& leaf = !e.stack.empty()              ? e.stack[0]
                       : !e.dropped_stack_ip.empty() ? e.dropped_stack_ip[0]
                                                     : kNone;
-  const bool kernel = IsKernelFrame(leaf);  // the sample's mode
-  const uint64_t ctx = e.stable_views ? ContextOf(e) : 0;
+  // The sample's mode. A mapped frame's level is its DSO's, so with stable views a leaf in
+  // the last leaf's DSO view has its level; outside every map ("[unknown]") the ip decides.
+  bool kernel;
+  if (e.stable_views && !leaf.dso.empty() && leaf.dso.data() == last_leaf_dso_.data() &&
+      leaf.dso.size() == last_leaf_dso_.size() && !IsUnknown(leaf.dso)) {
+    kernel = last_leaf_kernel_;
+  } else {
+    kernel = IsKernelFrame(leaf);
+    last_leaf_dso_ = e.stable_views ? leaf.dso : std::string_view();
+    last_leaf_kernel_ = kernel;
+  }
   const size_t n = e.stack.size();
   // Entries from the outermost frame in: the memo's first, then by lookup. A frame outside
   // every map takes the sample's level: [k] under a kernel leaf even for a user address, as
@@ -258,18 +295,22 @@ void ReportSink::Accumulate(Table& t, const Event& e) {
 }
 
 uint64_t ReportSink::MemoContextOf(const Event& e) {
-  if (e.stable_views) return ContextOf(e);
+  // Text inputs: the comm's view is a line buffer's; the key holds its interned copy. A run
+  // of one thread's samples compares the comm's bytes with the last key's instead.
   ContextKey c{};
+  if (key_pid_) c.tid = e.tid;
+  if (key_cpu_) c.cpu = e.cpu;
+  if (memo_last_id_ != ~0ull && c.tid == memo_last_.tid && c.cpu == memo_last_.cpu &&
+      (!key_comm_ || e.comm == std::string_view(memo_last_.comm, memo_last_.comm_len)))
+    return memo_last_id_;
   if (key_comm_) {
-    // Text inputs: the comm's view is a line buffer's; its interned copy is stable.
     const std::string_view comm = strings_.Intern(e.comm);
     c.comm = comm.data();
     c.comm_len = static_cast<uint32_t>(comm.size());
   }
-  if (key_pid_) c.tid = e.tid;
-  if (key_cpu_) c.cpu = e.cpu;
   auto [it, added] = memo_contexts_.try_emplace(c, static_cast<uint32_t>(memo_contexts_.size()));
-  return uint64_t{1} << 63 | it->second;  // apart from ContextOf's ids
+  memo_last_ = c;
+  return memo_last_id_ = uint64_t{1} << 63 | it->second;  // apart from ContextOf's ids
 }
 
 bool ReportSink::AddRemembered(Table& t, const StackKey& k, uint64_t period) {
@@ -336,42 +377,119 @@ bool ReportSink::Kept(const Entry& en) const {
 
 namespace {
 
-// Interned views: equal content is one view, so equal pointers compare equal at once.
-int CompareInterned(std::string_view a, std::string_view b) {
-  return a.data() == b.data() && a.size() == b.size() ? 0 : a.compare(b);
+// A row's order as integers, compared word by word: ~children, ~self (descending), then the
+// sort keys' fields (ascending) packed most significant first into as few words as they fit:
+// an interned string's rank among the strings that key compares (interned: distinct views are
+// distinct strings, so ranks order as the strings do), tid and cpu offset so that signed order
+// is unsigned order, a symbol as its name's rank (unresolved: past every name, so resolved
+// rows come first) and then its start (unresolved: its address; static twins of one name by
+// their start). A repeated key adds no field.
+struct Field {
+  Key key;
+  bool addr;  // kSym's second field
+  int bits;
+  int word, shift;  // where it packs: w[2 + word] << shift
+};
+
+uint64_t SignedWord(int32_t v) { return static_cast<uint32_t>(v) ^ 0x80000000u; }
+
+int BitsFor(size_t n) {  // bits that hold 0..n
+  int b = 1;
+  while (b < 64 && (n >> b) != 0) ++b;
+  return b;
 }
 
-// Perf's order among rows of equal values: the sort keys ascending.
-bool KeysLess(const std::vector<Key>& keys, const Entry* a, const Entry* b) {
-  for (Key k : keys) {
-    int c = 0;
-    switch (k) {
-      case Key::kComm:
-        c = CompareInterned(a->comm, b->comm);
-        break;
-      case Key::kPid:
-        c = a->tid < b->tid ? -1 : a->tid > b->tid;
-        break;
-      case Key::kDso:
-        c = CompareInterned(a->dso, b->dso);
-        break;
-      case Key::kSym:
-        if (a->sym.empty() != b->sym.empty()) {
-          c = a->sym.empty() ? 1 : -1;
-        } else if (a->sym.empty()) {
-          c = a->addr < b->addr ? -1 : a->addr > b->addr;
-        } else {
-          c = CompareInterned(a->sym, b->sym);
-          if (c == 0) c = a->addr < b->addr ? -1 : a->addr > b->addr;  // static twins
-        }
-        break;
-      case Key::kCpu:
-        c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
-        break;
+// Every row's rank of the interned view `get` yields, by content; `*distinct` receives the
+// number of distinct views. Empty views (an unresolved symbol) are skipped when `skip_empty`.
+template <typename Get>
+std::vector<uint32_t> Ranks(const std::vector<const Entry*>& rows, Get get, bool skip_empty,
+                            size_t* distinct) {
+  absl::flat_hash_map<const char*, uint32_t> index;  // view -> views[i]
+  std::vector<std::string_view> views;
+  std::vector<uint32_t> of_row(rows.size());
+  const char* last = nullptr;
+  uint32_t last_index = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const std::string_view v = get(*rows[i]);
+    if (skip_empty && v.empty()) continue;
+    if (v.data() != last || views.empty()) {  // entries of one comm and DSO come in runs
+      auto [it, added] = index.try_emplace(v.data(), static_cast<uint32_t>(views.size()));
+      if (added) views.push_back(v);
+      last = v.data();
+      last_index = it->second;
     }
-    if (c != 0) return c < 0;
+    of_row[i] = last_index;
   }
-  return false;
+  std::vector<uint32_t> order(views.size()), rank(views.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return views[a] < views[b]; });
+  for (size_t i = 0; i < order.size(); ++i) rank[order[i]] = static_cast<uint32_t>(i);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    of_row[i] = skip_empty && get(*rows[i]).empty() ? static_cast<uint32_t>(views.size())
+                                                     : rank[of_row[i]];
+  }
+  *distinct = views.size();
+  return of_row;
+}
+
+// The rows sorted by their words (N: the 2 values and the packed fields). With `two_threads`
+// a second thread makes and sorts the second half while this one does the first, and the
+// halves are merged (no two rows have equal words, so the order is the one-thread order).
+template <size_t N>
+void SortByWords(const std::vector<Field>& fields,
+                 const std::vector<uint32_t>* const ranks[5], bool children, bool two_threads,
+                 std::vector<const Entry*>* rows) {
+  struct Row {
+    std::array<uint64_t, N> w;
+    const Entry* en;
+    bool operator<(const Row& o) const { return w < o.w; }
+  };
+  std::vector<Row> sorted(rows->size());
+  auto make_and_sort = [&](size_t from, size_t to) {
+    for (size_t i = from; i < to; ++i) {
+      const Entry& en = *(*rows)[i];
+      Row& row = sorted[i];
+      row.en = &en;
+      row.w.fill(0);
+      row.w[0] = ~(children ? en.children_period : 0);
+      row.w[1] = ~en.self_period;
+      for (const Field& f : fields) {
+        uint64_t v = 0;
+        switch (f.key) {
+          case Key::kPid:
+            v = SignedWord(en.tid);
+            break;
+          case Key::kCpu:
+            v = SignedWord(en.cpu);
+            break;
+          case Key::kSym:
+            if (f.addr) {
+              v = en.addr;
+              break;
+            }
+            [[fallthrough]];
+          default:
+            v = (*ranks[static_cast<int>(f.key)])[i];
+        }
+        if constexpr (N > 2) row.w[2 + f.word] |= v << f.shift;
+      }
+    }
+    std::sort(sorted.begin() + static_cast<ptrdiff_t>(from),
+              sorted.begin() + static_cast<ptrdiff_t>(to));
+  };
+  const size_t n = sorted.size();
+  if (!two_threads || n < kParallelRows) {
+    make_and_sort(0, n);
+    for (size_t i = 0; i < n; ++i) (*rows)[i] = sorted[i].en;
+    return;
+  }
+  const size_t mid = n / 2;
+  std::thread second([&] { make_and_sort(mid, n); });
+  make_and_sort(0, mid);
+  second.join();
+  size_t a = 0, b = mid;
+  for (size_t i = 0; i < n; ++i)
+    (*rows)[i] = (b == n || (a < mid && sorted[a] < sorted[b])) ? sorted[a++].en : sorted[b++].en;
 }
 
 }  // namespace
@@ -380,37 +498,78 @@ std::vector<const Entry*> SortedRows(const ReportSink& r, const Table& t, uint64
                                      uint64_t* samples) {
   std::vector<const Entry*> rows;
   uint64_t kept_period = 0, kept_samples = 0;
+  const bool children = r.children();
   for (const Entry& en : t.entries) {
     if (!r.Kept(en)) continue;
-    rows.push_back(&en);
     kept_period += en.self_period;
     kept_samples += en.self_samples;
+    if (children || en.self_samples != 0) rows.push_back(&en);  // else only callchains made it
   }
   *total = r.options().relative ? kept_period : t.period;
   *samples = r.options().relative ? kept_samples : t.samples;
-  const bool children = r.children();
-  const std::vector<Key>& keys = r.sort_keys();
-  if (!children) {  // entries only callchains made
-    rows.erase(std::remove_if(rows.begin(), rows.end(),
-                              [](const Entry* en) { return en->self_samples == 0; }),
-               rows.end());
-  }
-  // The values are copied next to each row once, so the comparisons (almost all decided by
-  // them) read one array instead of 64k scattered entries; the sort keys break ties.
-  struct Row {
-    uint64_t children, self;
-    const Entry* en;
+  // The fields in key order (each key once) and the words they pack into.
+  std::vector<uint32_t> rank_store[5];
+  const std::vector<uint32_t>* ranks[5] = {};
+  std::vector<Field> fields;
+  int word = -1, used = 64;
+  auto add = [&](Key k, bool addr, int bits) {
+    if (used + bits > 64) {
+      ++word;
+      used = 0;
+    }
+    used += bits;
+    fields.push_back({k, addr, bits, word, 64 - used});
   };
-  std::vector<Row> sorted;
-  sorted.reserve(rows.size());
-  for (const Entry* en : rows)
-    sorted.push_back({children ? en->children_period : 0, en->self_period, en});
-  std::sort(sorted.begin(), sorted.end(), [&](const Row& a, const Row& b) {
-    if (a.children != b.children) return a.children > b.children;
-    if (a.self != b.self) return a.self > b.self;
-    return KeysLess(keys, a.en, b.en);
-  });
-  for (size_t i = 0; i < sorted.size(); ++i) rows[i] = sorted[i].en;
+  for (Key k : r.sort_keys()) {
+    const int ki = static_cast<int>(k);
+    if (ranks[ki] || std::any_of(fields.begin(), fields.end(), [k](const Field& f) {
+          return f.key == k;
+        }))
+      continue;
+    size_t n = 0;
+    switch (k) {
+      case Key::kComm:
+        rank_store[ki] = Ranks(rows, [](const Entry& en) { return en.comm; }, false, &n);
+        break;
+      case Key::kDso:
+        rank_store[ki] = Ranks(rows, [](const Entry& en) { return en.dso; }, false, &n);
+        break;
+      case Key::kSym:
+        rank_store[ki] = Ranks(rows, [](const Entry& en) { return en.sym; }, true, &n);
+        break;
+      case Key::kPid:
+      case Key::kCpu:
+        add(k, false, 32);
+        continue;
+    }
+    ranks[ki] = &rank_store[ki];
+    add(k, false, BitsFor(n));
+    if (k == Key::kSym) add(k, true, 64);
+  }
+  const bool two_threads = r.options().threads >= 2;
+  switch (word + 1) {
+    case 0:
+      SortByWords<2>(fields, ranks, children, two_threads, &rows);
+      break;
+    case 1:
+      SortByWords<3>(fields, ranks, children, two_threads, &rows);
+      break;
+    case 2:
+      SortByWords<4>(fields, ranks, children, two_threads, &rows);
+      break;
+    case 3:
+      SortByWords<5>(fields, ranks, children, two_threads, &rows);
+      break;
+    case 4:
+      SortByWords<6>(fields, ranks, children, two_threads, &rows);
+      break;
+    case 5:
+      SortByWords<7>(fields, ranks, children, two_threads, &rows);
+      break;
+    default:
+      SortByWords<8>(fields, ranks, children, two_threads, &rows);
+      break;
+  }
   return rows;
 }
 

@@ -31,6 +31,12 @@
 // entry it added Children to, each once), so the sample costs one probe and a few adds, and
 // its frames are not read. The memo holds one list per distinct {context, stack}, at most
 // kMaxMemoIds ids per table; past that, new stacks take the frame path.
+//
+// Output: rows sort by integer words (the values, then the sort keys' strings as ranks among
+// the table's strings, packed), so a comparison reads no entry and no string; rows are
+// formatted through a pointer into a chunk. With threads >= 2 a table of kParallelRows or
+// more is sorted in two halves and formatted in two halves on two threads (the worker is done
+// by then); the bytes are those of one thread.
 #ifndef TK_ANALYSES_REPORT_REPORT_H_
 #define TK_ANALYSES_REPORT_REPORT_H_
 
@@ -148,7 +154,10 @@ struct EntryKey {
   }
 };
 
-// A stack under a context (comm/tid/cpu as the sort keys use them): Event::stack_id.
+// A stack under a context (comm/tid/cpu as the sort keys use them): Event::stack_id. The
+// report's own memo key: a stack's entries depend on the sort keys' context, where fold's
+// MemoKey holds what its root prints (comm/pid/tid) and pprof's {stack_id, java} only how
+// frames are named; one shared key would split or merge what one of them must not.
 struct StackKey {
   uint64_t ctx;
   uint64_t stack_id;
@@ -233,8 +242,8 @@ class ReportSink final : public EventSink {
   void WorkerLoop();
   // The context id of this sample's comm/tid/cpu (stable views only).
   uint64_t ContextOf(const Event& e);
-  // The context id for the stack memo: ContextOf, by the interned comm when views are not
-  // stable (those ids are the memo's own; frames never key by them).
+  // The context id for the stack memo when views are not stable (ContextOf's when they are):
+  // by the interned comm (those ids are the memo's own; frames never key by them).
   uint64_t MemoContextOf(const Event& e);
   // The sample of a remembered stack: its Self and Children adds. False when not remembered.
   bool AddRemembered(Table& t, const StackKey& k, uint64_t period);
@@ -242,7 +251,7 @@ class ReportSink final : public EventSink {
   void RememberStack(Table& t, const StackKey& k, uint32_t self_id);
   // The entry of frame `f` for this sample (context `ctx`), created on first use.
   uint32_t EntryFor(Table& t, uint64_t ctx, const Event& e, const Frame& f, bool kernel);
-  uint32_t SlowEntry(Table& t, const Event& e, const Frame& f, bool kernel);
+  uint32_t SlowEntry(Table& t, uint64_t ctx, const Event& e, const Frame& f, bool kernel);
   // How many of the sample's outermost frames repeat the previous sample of its thread (same
   // table, context and level): their entries are the memo's, without a probe.
   size_t SameOuterFrames(const Event& e, const Table& t, uint64_t ctx, bool kernel);
@@ -277,10 +286,27 @@ class ReportSink final : public EventSink {
   Table* last_table_ = nullptr;
   uint64_t sample_no_ = 0;
   absl::flat_hash_map<ContextKey, uint32_t> contexts_;
+  std::string_view last_leaf_dso_;  // Accumulate: the last leaf's DSO view (stable) and level
+  bool last_leaf_kernel_ = false;
+  std::vector<std::string_view> context_comm_;  // by context id: the interned comm (key_comm_)
+  // A stable view (by address and size; `dso`: its short name is meant) -> its interned copy.
+  struct ViewKey {
+    const char* data;
+    size_t size;
+    bool dso = false;
+    bool operator==(const ViewKey&) const = default;
+    template <typename H>
+    friend H AbslHashValue(H h, const ViewKey& k) {
+      return H::combine(std::move(h), k.data, k.size, k.dso);
+    }
+  };
+  absl::flat_hash_map<ViewKey, std::string_view> interned_views_;
   ContextKey last_context_{};
   uint64_t last_context_id_ = ~0ull;
   // MemoContextOf for non-stable views: by interned comm, ids above every ContextOf id's range.
   absl::flat_hash_map<ContextKey, uint32_t> memo_contexts_;
+  ContextKey memo_last_{};  // the last MemoContextOf key (non-stable views) and its id
+  uint64_t memo_last_id_ = ~0ull;
   uint64_t lost_samples_ = 0;
   bool saw_callchain_ = false;
   absl::flat_hash_set<std::string_view> comms_, dsos_, symbols_;
@@ -295,6 +321,13 @@ class ReportSink final : public EventSink {
   std::unique_ptr<Batch> batch_;
   std::thread worker_;
 };
+
+// Tables with at least this many rows are sorted and formatted by two threads when
+// ReportOptions::threads >= 2 (below it a thread costs more than it saves).
+inline constexpr size_t kParallelRows = 8192;
+
+// Appends "%.2f%%" of 100 * v / total (0 when total is 0), as perf prints a percentage.
+void AppendPercent(uint64_t v, uint64_t total, std::string* out);
 
 // Rows of a table in perf's order (Children then Self, or Self, descending; ties by the sort
 // keys ascending) after the filters; `total` receives the period percentages divide by.

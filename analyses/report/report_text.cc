@@ -12,8 +12,11 @@
 // row the filters keep, including rows --percent-limit hides. Every cell is padded to its
 // width except a Symbol in the last column.
 #include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <ostream>
+#include <thread>
 
 #include "analyses/report/report.h"
 #include "nlohmann/json.hpp"
@@ -22,6 +25,8 @@ namespace tk::analyses::report {
 namespace {
 
 constexpr size_t kUnresolvedWidth = 4 + 2 + 16;
+// A formatted percentage's most bytes (std::to_chars of a double up to 1e308, "%").
+constexpr size_t kMaxPercent = 328;
 
 // perf's convert_unit: 199945 -> "199K", 842 -> "842 ".
 std::string ScaledCount(uint64_t n) {
@@ -34,15 +39,34 @@ std::string ScaledCount(uint64_t n) {
   return std::to_string(n) + unit;
 }
 
-// "%.2f%%" of the percentage; std::to_chars rounds exactly as printf does, at a tenth of
-// its cost (two per row).
-void AppendPercent(uint64_t v, uint64_t total, std::string* out) {
-  char buf[48];
+}  // namespace
+
+// p * 100 is within an ulp of the exact product, so it decides the two decimals unless it
+// lies within 1e-6 of a rounding boundary (.5); those, and values past 1e9 (where an ulp nears
+// 1e-7), go through std::to_chars, which rounds the double exactly as printf does. Most cells
+// take the integer path (to_chars was most of the text's cost).
+char* FormatPercent(uint64_t v, uint64_t total, char* out) {
   const double p = total ? 100.0 * static_cast<double>(v) / static_cast<double>(total) : 0.0;
-  char* end = std::to_chars(buf, buf + sizeof buf - 1, p, std::chars_format::fixed, 2).ptr;
-  *end++ = '%';
-  out->append(buf, end);
+  const double x = p * 100.0;
+  if (x >= 0 && x < 1e9 && std::abs(x - std::floor(x) - 0.5) > 1e-6) {
+    const uint64_t n = static_cast<uint64_t>(x + 0.5);  // x's two decimals, rounded
+    out = std::to_chars(out, out + 24, n / 100).ptr;
+    *out++ = '.';
+    *out++ = static_cast<char>('0' + n / 10 % 10);
+    *out++ = static_cast<char>('0' + n % 10);
+  } else {
+    out = std::to_chars(out, out + kMaxPercent - 1, p, std::chars_format::fixed, 2).ptr;
+  }
+  *out++ = '%';
+  return out;
 }
+
+void AppendPercent(uint64_t v, uint64_t total, std::string* out) {
+  char buf[kMaxPercent];
+  out->append(buf, FormatPercent(v, total, buf));
+}
+
+namespace {
 
 struct Layout {
   std::vector<Column> cols;
@@ -143,76 +167,126 @@ void Pad(std::string* out, size_t from, size_t width, bool right) {
   }
 }
 
-void AppendSym(const Entry& en, std::string* out) {
-  out->append(en.kernel ? "[k] " : "[.] ");
-  if (!en.sym.empty()) {
-    out->append(en.sym);
-    return;
-  }
+// Writes "[k] name", or the address of an unresolved symbol, at `p` (room for the name's
+// size + 22 bytes); returns the end.
+char* WriteSym(const Entry& en, char* p) {
+  p = static_cast<char*>(std::memcpy(p, en.kernel ? "[k] " : "[.] ", 4)) + 4;
+  if (!en.sym.empty()) return static_cast<char*>(std::memcpy(p, en.sym.data(), en.sym.size())) +
+                              en.sym.size();
   // printf's "%#.16llx": 16 digits, "0x" unless the address is 0, as perf prints it.
-  if (en.addr != 0) out->append("0x");
-  char buf[16];
-  for (int i = 0; i < 16; ++i) buf[i] = "0123456789abcdef"[(en.addr >> (60 - 4 * i)) & 0xf];
-  out->append(buf, sizeof buf);
+  if (en.addr != 0) p = static_cast<char*>(std::memcpy(p, "0x", 2)) + 2;
+  for (int i = 0; i < 16; ++i) *p++ = "0123456789abcdef"[(en.addr >> (60 - 4 * i)) & 0xf];
+  return p;
 }
 
-void AppendCell(const ReportSink& r, const Column& c, const Entry& en, size_t width, uint64_t total,
-                std::string* out) {
+void AppendSym(const Entry& en, std::string* out) {
   const size_t from = out->size();
+  out->resize(from + en.sym.size() + kUnresolvedWidth);
+  out->resize(static_cast<size_t>(WriteSym(en, out->data() + from) - out->data()));
+}
+
+// Writes `len` bytes of `text` padded with spaces to `width`, on the left when `right`.
+char* Cell(const char* text, size_t len, size_t width, bool right, char* p) {
+  const size_t pad = len < width ? width - len : 0;
+  if (right) p = static_cast<char*>(std::memset(p, ' ', pad)) + pad;
+  p = static_cast<char*>(std::memcpy(p, text, len)) + len;
+  if (!right) p = static_cast<char*>(std::memset(p, ' ', pad)) + pad;
+  return p;
+}
+
+// The bytes a row's cell may take past its width: a value's digits, a name's length.
+size_t CellBound(const ReportSink& r, const Column& c, const Entry& en) {
+  if (!c.is_key) return kMaxPercent;
+  return CellWidth(r, c, en) + 32;
+}
+
+// Writes a cell at `p` (room for max(width, CellBound) bytes); returns its end.
+char* WriteCell(const ReportSink& r, const Column& c, const Entry& en, size_t width,
+                uint64_t total, char* p) {
+  char buf[kMaxPercent];
   if (!c.is_key) {
+    char* end = buf;
     switch (c.value) {
       case Value::kOverhead:
-        AppendPercent(en.self_period, total, out);
+        end = FormatPercent(en.self_period, total, buf);
         break;
       case Value::kChildren:
-        if (r.children()) {
-          AppendPercent(en.children_period, total, out);
-        } else {
-          out->append("N/A");
-        }
+        end = r.children() ? FormatPercent(en.children_period, total, buf)
+                           : std::strcpy(buf, "N/A") + 3;
         break;
       case Value::kSamples:
-        out->append(std::to_string(en.self_samples));
+        end = std::to_chars(buf, buf + sizeof buf, en.self_samples).ptr;
         break;
       case Value::kPeriod:
-        out->append(std::to_string(en.self_period));
+        end = std::to_chars(buf, buf + sizeof buf, en.self_period).ptr;
         break;
     }
-    Pad(out, from, width, true);
-    return;
+    return Cell(buf, static_cast<size_t>(end - buf), width, true, p);
   }
   switch (c.key) {
     case Key::kComm:
-      out->append(en.comm);
-      break;
+      return Cell(en.comm.data(), en.comm.size(), width, false, p);
     case Key::kPid: {
-      char buf[16];
-      std::snprintf(buf, sizeof buf, "%7d:", en.tid);
-      out->append(buf);
-      out->append(r.ThreadComm(en));
-      break;
+      const std::string_view comm = r.ThreadComm(en);
+      char* from = p;
+      p += std::snprintf(p, 16, "%7d:", en.tid);
+      p = static_cast<char*>(std::memcpy(p, comm.data(), comm.size())) + comm.size();
+      return Cell("", 0, width - std::min(width, static_cast<size_t>(p - from)), false, p);
     }
     case Key::kDso:
-      out->append(en.dso);
-      break;
-    case Key::kSym:
-      AppendSym(en, out);
-      break;
+      return Cell(en.dso.data(), en.dso.size(), width, false, p);
+    case Key::kSym: {
+      char* from = p;
+      p = WriteSym(en, p);
+      return Cell("", 0, width - std::min(width, static_cast<size_t>(p - from)), false, p);
+    }
     case Key::kCpu: {
-      char buf[16];
-      std::snprintf(buf, sizeof buf, "%*.*d", static_cast<int>(width), static_cast<int>(width),
-                    en.cpu);
-      out->append(buf);
-      break;
+      const int n = std::snprintf(buf, sizeof buf, "%*.*d", static_cast<int>(width),
+                                  static_cast<int>(width), en.cpu);
+      return Cell(buf, static_cast<size_t>(n), width, false, p);
     }
   }
-  Pad(out, from, width, false);
+  return p;
 }
 
 // The percent --percent-limit tests: Children% in children mode, else Self%.
 double LimitPercent(const ReportSink& r, const Entry& en, uint64_t total) {
   uint64_t v = r.children() ? en.children_period : en.self_period;
   return total ? 100.0 * static_cast<double>(v) / static_cast<double>(total) : 0;
+}
+
+// Formats `rows` (skipping those --percent-limit hides) and hands the text to `flush` in
+// chunks. Rows go straight into a chunk through a pointer: each row first makes room for its
+// widest form (widths, or longer values and names).
+template <typename Flush>
+void FormatRows(const ReportSink& r, const Layout& l, uint64_t total,
+                absl::Span<const Entry* const> rows, Flush flush) {
+  constexpr size_t kChunk = 1 << 16;
+  const ReportOptions& o = r.options();
+  size_t row_room = 1;
+  for (size_t i = 0; i < l.cols.size(); ++i) row_room += 2 + std::max<size_t>(l.widths[i], 32);
+  std::string buf(kChunk, '\0');
+  size_t used = 0;
+  for (const Entry* en : rows) {
+    if (o.percent_limit > 0 && LimitPercent(r, *en, total) < o.percent_limit) continue;
+    size_t room = row_room;
+    for (const Column& c : l.cols) room += CellBound(r, c, *en);
+    if (used + room > buf.size()) {
+      flush(buf.data(), used);
+      used = 0;
+      if (room > buf.size()) buf.resize(room);
+    }
+    char* p = buf.data() + used;
+    for (size_t i = 0; i < l.cols.size(); ++i) {
+      *p++ = ' ';
+      *p++ = ' ';
+      bool last_sym = i + 1 == l.cols.size() && l.cols[i].is_key && l.cols[i].key == Key::kSym;
+      p = WriteCell(r, l.cols[i], *en, last_sym ? 0 : l.widths[i], total, p);
+    }
+    *p++ = '\n';
+    used = static_cast<size_t>(p - buf.data());
+  }
+  flush(buf.data(), used);
 }
 
 void WriteTable(const ReportSink& r, const Table& t, std::ostream& out) {
@@ -235,21 +309,23 @@ void WriteTable(const ReportSink& r, const Table& t, std::ostream& out) {
     }
     buf += names + "\n" + dots + "\n#\n";
   }
-  for (const Entry* en : rows) {
-    if (o.percent_limit > 0 && LimitPercent(r, *en, total) < o.percent_limit) continue;
-    for (size_t i = 0; i < l.cols.size(); ++i) {
-      buf += "  ";
-      bool last_sym = i + 1 == l.cols.size() && l.cols[i].is_key && l.cols[i].key == Key::kSym;
-      AppendCell(r, l.cols[i], *en, last_sym ? 0 : l.widths[i], total, &buf);
-    }
-    buf += '\n';
-    if (buf.size() > (1 << 16)) {
-      out << buf;
-      buf.clear();
-    }
-  }
-  buf += "\n\n";
   out << buf;
+  // With two threads a second one formats the second half into its own text meanwhile.
+  const size_t n = rows.size();
+  const size_t mid = o.threads >= 2 && n >= kParallelRows ? n / 2 : n;
+  std::string second_text;
+  std::thread second;
+  if (mid < n) {
+    second = std::thread([&] {
+      FormatRows(r, l, total, absl::MakeConstSpan(rows).subspan(mid),
+                 [&](const char* p, size_t len) { second_text.append(p, len); });
+    });
+  }
+  FormatRows(r, l, total, absl::MakeConstSpan(rows).first(mid), [&](const char* p, size_t len) {
+    out.write(p, static_cast<std::streamsize>(len));
+  });
+  if (second.joinable()) second.join();
+  out << second_text << "\n\n";
 }
 
 }  // namespace

@@ -1,5 +1,12 @@
 #include "parsers/perf_script/header.h"
 
+#include <bit>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "core/strings.h"
 #include "core/timestamp.h"
 
@@ -114,6 +121,155 @@ bool ParseCpuLost(std::string_view line, Header* h) {
   return true;
 }
 
+// `n` decimal digits at `p` (n <= 18), or -1 when one is not a digit.
+inline int64_t Digits(const char* p, size_t n) {
+  uint64_t v = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned d = static_cast<unsigned char>(p[i]) - unsigned{'0'};
+    if (d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return static_cast<int64_t>(v);
+}
+
+// The first six blank-separated words of a trimmed line (a missing one begins and ends at
+// the line's end) and where the seventh begins.
+struct Words {
+  const char* begin[7];
+  const char* end[6];
+};
+
+void SplitWords(std::string_view line, Words* w) {
+  const char* e = line.data() + line.size();
+  const char* s = line.data();
+  for (int i = 0; i < 6; ++i) {
+    w->begin[i] = s;
+    w->end[i] = SkipWord(s, e);
+    s = SkipBlanks(w->end[i], e);
+  }
+  w->begin[6] = s;
+}
+
+#if defined(__SSE2__)
+// SplitWords for a line of at most 64 bytes whose only blanks are spaces (perf's): one mask
+// of its spaces, the words' first and last bytes from it. False for other lines.
+bool SplitShortLine(std::string_view line, Words* w) {
+  const size_t n = line.size();
+  if (n > 64) return false;
+  char buf[64];
+  std::memset(buf, ' ', sizeof buf);
+  std::memcpy(buf, line.data(), n);
+  uint64_t spaces = 0, others = 0;
+  for (int k = 0; k < 4; ++k) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(buf + 16 * k));
+    const uint64_t sp = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(' '))));
+    const uint64_t tab = static_cast<uint32_t>(_mm_movemask_epi8(_mm_or_si128(
+        _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\r')))));
+    spaces |= sp << (16 * k);
+    others |= tab << (16 * k);
+  }
+  if (others) return false;
+  const uint64_t word = ~spaces;  // (the padding is spaces)
+  uint64_t firsts = word & ~(word << 1);
+  uint64_t lasts = word & ~(word >> 1);
+  const char* p = line.data();
+  const char* e = p + n;
+  for (int i = 0; i < 6; ++i) {
+    if (!firsts) {
+      w->begin[i] = w->end[i] = e;
+      continue;
+    }
+    w->begin[i] = p + std::countr_zero(firsts);
+    w->end[i] = p + std::countr_zero(lasts) + 1;
+    firsts &= firsts - 1;
+    lasts &= lasts - 1;
+  }
+  w->begin[6] = firsts ? p + std::countr_zero(firsts) : e;
+  return true;
+}
+#endif
+
+// The header perf script prints for a sample or tracepoint by default, the comm one word:
+//   "COMM TID [CPU] SECONDS.FRACTION: [PERIOD] EVENT: REST"   (also "PID/TID")
+// parsed in one pass with what ParseHeaderInto's general loop would give it: that loop
+// takes the first word as the comm and the second as the PID when the rest parses
+// (ParseTail), which is what this checks, field by field, with the same numbers' limits
+// (fewer digits, so no overflow check is needed). False, with *h unspecified, for any other
+// shape: the general loop then decides. `line` is trimmed, not a comment, not "CPU ...".
+bool ParseUsualHeader(std::string_view line, Header* h) {
+  Words ws;
+#if defined(__SSE2__)
+  if (!SplitShortLine(line, &ws)) SplitWords(line, &ws);
+#else
+  SplitWords(line, &ws);
+#endif
+  const char* p = line.data();
+  const char* e = p + line.size();
+  // PID word: "TID" or "PID/TID", at most 9 digits each (ParseDecimal<int32> takes them).
+  const char* w = ws.begin[1];
+  const char* we = ws.end[1];
+  const char* slash = static_cast<const char*>(std::memchr(w, '/', static_cast<size_t>(we - w)));
+  int64_t pid = -1, tid;
+  if (slash) {
+    if (slash == w || slash - w > 9 || we - slash - 1 > 9 || we - slash - 1 == 0) return false;
+    pid = Digits(w, static_cast<size_t>(slash - w));
+    tid = Digits(slash + 1, static_cast<size_t>(we - slash - 1));
+    if (pid < 0) return false;
+  } else {
+    if (we == w || we - w > 9) return false;
+    tid = Digits(w, static_cast<size_t>(we - w));
+  }
+  if (tid < 0) return false;
+  // "[CPU]"
+  w = ws.begin[2];
+  we = ws.end[2];
+  if (we - w < 3 || we - w > 11 || *w != '[' || we[-1] != ']') return false;
+  const int64_t cpu = Digits(w + 1, static_cast<size_t>(we - w - 2));
+  if (cpu < 0) return false;
+  // "SECONDS.FRACTION:", at most 8 digits of seconds and 9 of fraction.
+  w = ws.begin[3];
+  we = ws.end[3];
+  if (we - w < 4 || we[-1] != ':') return false;
+  const char* dot = static_cast<const char*>(std::memchr(w, '.', static_cast<size_t>(we - w)));
+  if (!dot || dot == w || dot - w > 8) return false;
+  const size_t frac_digits = static_cast<size_t>(we - 1 - dot - 1);
+  if (frac_digits == 0 || frac_digits > 9) return false;
+  const int64_t sec = Digits(w, static_cast<size_t>(dot - w));
+  int64_t frac = Digits(dot + 1, frac_digits);
+  if (sec < 0 || frac < 0) return false;
+  for (size_t i = frac_digits; i < 9; ++i) frac *= 10;
+  // "[PERIOD] EVENT:"
+  int event = 4;
+  w = ws.begin[4];
+  we = ws.end[4];
+  if (w == e) return false;
+  uint64_t period = 1;
+  bool has_period = false;
+  if (IsDigit(*w)) {
+    if (we - w > 18) return false;
+    const int64_t v = Digits(w, static_cast<size_t>(we - w));
+    if (v < 0) return false;
+    period = static_cast<uint64_t>(v);
+    has_period = true;
+    event = 5;
+    w = ws.begin[5];
+    we = ws.end[5];
+  }
+  if (we - w < 2 || we[-1] != ':' || *w == 'P') return false;  // (P: PERF_RECORD_ side-band)
+  *h = Header{};
+  h->comm = std::string_view(p, static_cast<size_t>(ws.end[0] - p));
+  h->pid = static_cast<int32_t>(pid);
+  h->tid = static_cast<int32_t>(tid);
+  h->cpu = static_cast<int32_t>(cpu);
+  h->ts_ns = sec * 1000000000 + frac;
+  h->period = period;
+  h->has_period = has_period;
+  h->event = std::string_view(w, static_cast<size_t>(we - 1 - w));
+  const char* rest = ws.begin[event + 1];
+  h->rest = std::string_view(rest, static_cast<size_t>(e - rest));
+  return true;
+}
+
 }  // namespace
 
 std::optional<Header> ParseHeader(std::string_view line) {
@@ -123,6 +279,14 @@ std::optional<Header> ParseHeader(std::string_view line) {
 }
 
 bool ParseHeaderInto(std::string_view line, Header* out) {
+  std::string_view t = Trim(line);
+  if (!t.empty() && t[0] != '#' && !t.starts_with("CPU ") && ParseUsualHeader(t, out)) {
+    return true;
+  }
+  return ParseHeaderGeneral(line, out);
+}
+
+bool ParseHeaderGeneral(std::string_view line, Header* out) {
   line = Trim(line);
   if (line.empty() || line[0] == '#') return false;
   *out = Header{};

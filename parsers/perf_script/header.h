@@ -56,8 +56,12 @@ struct Header {
 // header's shape ([CPU], TIME:, PERIOD, EVENT:) — so a comm may itself hold a number, as in
 // "GC Thread 2 1234 [000] ...". Returns nullopt when the line is not a header.
 std::optional<Header> ParseHeader(std::string_view line);
-// The same into `*h` (left in an unspecified state when false): no Header copies.
+// The same into `*h` (left in an unspecified state when false): no Header copies. perf's
+// usual layout ("COMM TID [CPU] SECONDS.FRACTION: PERIOD EVENT: ...", one-word comm) is
+// parsed in one pass; every other line by ParseHeaderGeneral, which gives the same for that
+// layout too (tests/perf_script/header_test.cc compares them).
 bool ParseHeaderInto(std::string_view line, Header* h);
+bool ParseHeaderGeneral(std::string_view line, Header* h);
 // `h`'s views moved from the line at `from` to its copy at `to`.
 void RebaseHeader(const char* from, const char* to, Header* h);
 

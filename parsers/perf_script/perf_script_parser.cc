@@ -13,9 +13,9 @@
 #include "core/timestamp.h"
 #include "parsers/perf_script/arena.h"
 #include "parsers/perf_script/frame.h"
+#include "parsers/perf_script/frame_table.h"
 #include "parsers/perf_script/header.h"
 #include "parsers/perf_script/split_parse.h"
-#include "parsers/perf_script/stack_cache.h"
 #include "parsers/perf_script/tokenizer.h"
 #include "parsers/tp_text/tp_text.h"
 
@@ -52,6 +52,8 @@ class PerfScriptParser final : public Parser {
     diag_ = &diag;
     mask_ = sink.wants();
     tp_.SetWanted(mask_);
+    // A sink that wants stacks gets interned names (frame_table.h): Event::stable_views.
+    intern_ = mask_.stacks();
     std::optional<std::string_view> map = in.mapped();
     stable_ = map.has_value();
     if (map && ps_.release_parsed_pages) {
@@ -60,11 +62,14 @@ class PerfScriptParser final : public Parser {
     }
     Tokenizer tok(in, ps_.first_line);
     tok_ = &tok;
-    cache_on_ = stable_ && ps_.stack_cache;
     Token t;
     while (tok.Next(&t)) {
       absl::Status st = OnLine(t);
       if (!st.ok()) return st;
+      if (pending_ && want_stack_ && t.kind != LineKind::kComment) {
+        st = ReadFrames();
+        if (!st.ok()) return st;
+      }
     }
     if (!tok.status().ok()) return tok.status();
     if (pending_ && (frame_lines_ > 0 || blank_ended_)) {
@@ -104,19 +109,11 @@ class PerfScriptParser final : public Parser {
                            absl::StrCat("line outside an event: ", Quote(first_stray_)), stray_);
         }
         StartEvent(t);
-        // A stack follows (no one-frame stack on the header line): perhaps a known one.
-        if (cache_on_ && want_stack_ && !ev_.stack_recorded) return LookUpStack();
         return absl::OkStatus();
       }
       case LineKind::kBlank:
         ev_.stack_recorded = true;  // the blank line ends a stack, even an empty one
         blank_ended_ = blank_ended_ || pending_;
-        if (block_.bytes.data() && pending_ &&
-            t.line.data() == block_.bytes.data() + block_.bytes.size()) {
-          RememberStack();
-          LookAhead();
-        }
-        block_ = {};
         return Flush();
       case LineKind::kComment:
         return absl::OkStatus();
@@ -137,83 +134,6 @@ class PerfScriptParser final : public Parser {
     return absl::OkStatus();
   }
 
-  // After a sample's header (mapped input): the block of lines up to the next blank line.
-  // Known bytes: the event takes the frames parsed before and the block is skipped. Else the
-  // lines are parsed as usual and, when they end at that blank line with nothing to report,
-  // RememberStack keeps their frames.
-  absl::Status LookUpStack() {
-    std::string_view rest = tok_->unread();
-    StackCache::Key key;
-    if (ahead_[0].header && rest.data() == ahead_[0].key.bytes.data()) {
-      key = ahead_[0].key;  // found, hashed and prefetched by LookAhead
-    } else {
-      size_t len = finder_.BlockLength(rest);
-      if (len == std::string_view::npos || len > StackCache::kMaxBlock) return absl::OkStatus();
-      key = StackCache::Key(rest.substr(0, len));
-    }
-    const StackCache::Entry* e = cache_.Find(key);
-    if (!e) {
-      block_ = key;
-      block_clean_ = true;
-      return absl::OkStatus();
-    }
-    tok_->SkipEventEnd(key.bytes.size() + 1, e->lines + 1);  // the block and its blank line
-    frame_lines_ = e->lines;
-    ev_.callchain = e->callchain;
-    ev_.stack_id = e->id;
-    cache_.CopyFrames(*e, key.bytes.data(), &frames_);
-    ev_.stack_recorded = true;
-    blank_ended_ = true;
-    LookAhead();
-    return Flush();
-  }
-
-  // A block found ahead of the parse: the header line it follows, and its key.
-  struct Ahead {
-    const char* header = nullptr;  // null: none
-    StackCache::Key key;
-  };
-  // The stack block after the line at `h` when that may be a header line.
-  Ahead BlockAfter(const char* h, const char* end) {
-    Ahead a;
-    if (h >= end || *h == '\t' || *h == '\n') return a;
-    const void* nl = std::memchr(h, '\n', std::min<size_t>(end - h, 4096));
-    if (!nl) return a;
-    const char* b = static_cast<const char*>(nl) + 1;
-    std::string_view rest(b, static_cast<size_t>(end - b));
-    size_t len = finder_.BlockLength(rest);
-    if (len == std::string_view::npos || len > StackCache::kMaxBlock) return a;
-    a.header = h;
-    a.key = StackCache::Key(rest.substr(0, len));
-    return a;
-  }
-  // At the end of an event: the next event's block (ahead_[0], hashed and its slot fetched
-  // one event ago) gets its bytes fetched, the one after (ahead_[1]) is hashed and its slot
-  // fetched; so a lookup finds what it reads in the CPU caches.
-  void LookAhead() {
-    std::string_view rest = tok_->unread();
-    const char* next = rest.data();
-    const char* end = next + rest.size();
-    if (ahead_[1].header && ahead_[1].header == next) {
-      ahead_[0] = ahead_[1];
-      cache_.PrefetchBytes(ahead_[0].key);
-    } else {
-      ahead_[0] = BlockAfter(next, end);
-      if (ahead_[0].header) cache_.PrefetchSlot(ahead_[0].key);
-    }
-    ahead_[1] = {};
-    if (!ahead_[0].header) return;
-    ahead_[1] = BlockAfter(ahead_[0].key.bytes.data() + ahead_[0].key.bytes.size() + 1, end);
-    if (ahead_[1].header) cache_.PrefetchSlot(ahead_[1].key);
-  }
-
-  void RememberStack() {
-    if (!block_clean_) return;
-    if (const StackCache::Entry* e = cache_.Add(block_, frames_, ev_.callchain)) {
-      ev_.stack_id = e->id;
-    }
-  }
-
   // Keeps `s` alive until the event is emitted: mapped input lives anyway; streamed lines
   // are copied.
   std::string_view Keep(std::string_view s) { return stable_ ? s : arena_.Copy(s); }
@@ -221,12 +141,14 @@ class PerfScriptParser final : public Parser {
   void StartEvent(const Token& t) {
     arena_.Reset();
     frames_.clear();
-    block_ = {};
     // The tokenizer parsed the line; its views move to the kept copy.
     std::string_view line = Keep(t.line);
-    header_ = t.header;
-    if (line.data() != t.line.data()) RebaseHeader(t.line.data(), line.data(), &header_);
-    const Header* h = &header_;
+    const Header* h = &t.header;  // views into the line, which a mapped input keeps
+    if (line.data() != t.line.data()) {
+      header_ = t.header;
+      RebaseHeader(t.line.data(), line.data(), &header_);
+      h = &header_;
+    }
     line_no_ = t.line_no;
     frame_lines_ = 0;
     ev_ = Event{};  // stack_recorded false until a blank line ends the event
@@ -234,7 +156,8 @@ class PerfScriptParser final : public Parser {
     ev_.cpu = h->cpu;
     ev_.pid = h->pid;
     ev_.tid = h->tid;
-    ev_.comm = h->comm;
+    ev_.comm = intern_ ? table_.InternComm(h->comm) : h->comm;
+    ev_.stable_views = intern_;
     ev_.name = h->event;
     ev_.period = h->period;
     ev_.has_period = h->has_period;
@@ -277,22 +200,43 @@ class PerfScriptParser final : public Parser {
                                     Quote(h->rest)));
     }
     want_stack_ = mask_.stacks() && mask_.Has(ev_.kind());
-    if (inline_frame && want_stack_) frames_.push_back(*inline_frame);
+    if (inline_frame && want_stack_) frames_.push_back(table_.InternNames(*inline_frame));
     if (inline_frame) ev_.stack_recorded = true;  // -F ip,sym: the one-frame stack
+  }
+
+  // Inside a sample whose stack is wanted: the frame lines that follow, as far as they have
+  // perf's usual shape (FrameTable::ParseLines), without the tokenizer's line by line calls,
+  // and the empty line that ends the stack. The first other line (a header, a blank line
+  // that is not empty, anything to report) is left to the tokenizer.
+  absl::Status ReadFrames() {
+    const std::string_view rest = tok_->unread();
+    const char* p = rest.data();
+    const char* e = p + rest.size();
+    uint64_t n;
+    p = table_.ParseLines(p, e, &frames_, &n);
+    if (n > 0) {
+      frame_lines_ += n;
+      ev_.callchain = true;
+    }
+    const size_t bytes = static_cast<size_t>(p - rest.data());
+    if (p == e || *p != '\n') {
+      if (n > 0) tok_->SkipFrames(bytes, n);
+      return absl::OkStatus();
+    }
+    // The empty line: the event ends (as OnLine's kBlank).
+    tok_->SkipEventEnd(bytes + 1, n + 1);
+    ev_.stack_recorded = true;
+    blank_ended_ = true;
+    return Flush();
   }
 
   void AddFrame(const Token& t) {
     ev_.callchain = true;  // perf script prints frame lines only for a callchain
-    std::optional<Frame> f = ParseFrameLine(t.line);
+    std::optional<Frame> f = table_.Parse(t.line);  // want_stack_: names interned
     if (!f) {
-      block_clean_ = false;  // the message must come again if the block does
       diag_->Malformed(Stat::kMalformedLines, Diagnostics::Unit::kLine, t.line_no,
                        absl::StrCat("unrecognized stack line: ", Quote(t.line)));
       return;
-    }
-    if (!stable_) {
-      f->symbol = arena_.Copy(f->symbol);
-      f->dso = arena_.Copy(f->dso);
     }
     frames_.push_back(*f);
   }
@@ -332,6 +276,8 @@ class PerfScriptParser final : public Parser {
   Diagnostics* diag_ = nullptr;
   EventMask mask_;
   bool stable_ = false;
+  bool intern_ = false;  // the sink wants stacks: names from table_
+  FrameTable table_;
   // The event being assembled (header seen, frames being added).
   Event ev_;
   bool pending_ = false;
@@ -339,16 +285,8 @@ class PerfScriptParser final : public Parser {
   uint64_t line_no_ = 0;
   uint64_t frame_lines_ = 0;  // lines after the header
   std::vector<Frame> frames_;
-  Header header_;  // the event's header line, parsed
+  Header header_;  // a streamed event's header line, parsed (its views into the kept copy)
   Tokenizer* tok_ = nullptr;
-  bool cache_on_ = false;  // PerfScriptOptions::stack_cache, on mapped input
-  BlockFinder finder_;
-  StackCache cache_;
-  // The event's stack block when it was not in the cache (bytes.data() null otherwise),
-  // and whether its lines so far parsed with nothing to report.
-  StackCache::Key block_;
-  Ahead ahead_[2];  // the next two events' blocks (LookAhead)
-  bool block_clean_ = false;
   Arena arena_;
   tp_text::TracepointTextDecoder tp_;
   int64_t last_ts_ = -1;

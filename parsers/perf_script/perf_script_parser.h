@@ -19,13 +19,6 @@ struct PerfScriptOptions {
   // files: drop pages already parsed from the process (MADV_DONTNEED) every few MiB, so the
   // resident size of a 1 GB file stays small. Never set it for Input::FromString memory.
   bool release_parsed_pages = false;
-  // Mapped input: reuse the frames parsed from a stack block whose bytes were seen before
-  // (stack_cache.h) and give events their block's Event::stack_id. Off: every block is parsed
-  // and stack_id stays 0 (tests compare the two). Off by default: measured under load 11-15
-  // (docs/performance.md, "Text fold"), a hit costs more than parsing the block (the cache
-  // outgrows the CPU caches) and tk fold has no text consumer of stack_id yet; turn it on
-  // when a quiet-machine fold_bench (BM_FoldText/N/1 vs /N/0) shows the gain.
-  bool stack_cache = false;
 };
 
 std::unique_ptr<Parser> NewPerfScriptParser(const ParseOptions& opts);

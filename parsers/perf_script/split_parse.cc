@@ -75,7 +75,6 @@ absl::Status ParseSplit(std::string_view text, const std::string& name, const Sp
   *stats = SplitStats{};
   PerfScriptOptions seq;
   seq.release_parsed_pages = opt.release_parsed_pages;
-  seq.stack_cache = opt.stack_cache;
   size_t cut = std::string_view::npos;
   if (opt.threads >= 2 && text.size() >= opt.parallel_min_bytes && text.size() >= 2) {
     cut = FindSplit(text, text.size() / 2);

@@ -29,7 +29,6 @@ struct SplitOptions {
   // `text` is a read-only private file mapping (Input::Open of a regular file): parsed pages
   // are dropped from the process so a 1 GB file is parsed in a few MiB of RSS.
   bool release_parsed_pages = false;
-  bool stack_cache = false;  // PerfScriptOptions::stack_cache of every parse
 };
 
 // How a ParseSplit call went (for tests and benchmarks).

@@ -57,6 +57,9 @@ class Tokenizer {
     lines_.Skip(bytes, lines);
     in_event_ = false;
   }
+  // Consumes the first `bytes` of unread(): `lines` lines that Next() would have called
+  // kFrame (the event goes on).
+  void SkipFrames(size_t bytes, uint64_t lines) { lines_.Skip(bytes, lines); }
 
  private:
   LineReader lines_;

@@ -1,7 +1,13 @@
 // The header-line decoder: every header shape of docs/inputs.md and perf's side-band lines.
 #include "parsers/perf_script/header.h"
 
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "gtest/gtest.h"
+#include "tests/support/golden.h"
 
 namespace tk::parsers::perf_script {
 namespace {
@@ -153,6 +159,84 @@ TEST(Header, NotHeaders) {
   EXPECT_FALSE(ParseHeader("java 123"));                       // neither time nor event
   EXPECT_FALSE(ParseHeader("java 123 [000] 1.x: cycles:"));    // bad time
   EXPECT_FALSE(ParseHeader("java 99999999999 1.0: cycles:"));  // tid overflows
+}
+
+
+std::string Fields(const Header& h) {
+  std::ostringstream o;
+  o << "[" << h.comm << "] " << h.pid << "/" << h.tid << " cpu " << h.cpu << " ts " << h.ts_ns
+    << " period " << h.period << h.has_period << " [" << h.event << "] [" << h.rest << "] side "
+    << static_cast<int>(h.side) << " " << h.lost << " " << h.other_pid << "/" << h.other_tid
+    << h.exec << " [" << h.side_comm << "]";
+  return o.str();
+}
+
+// ParseHeaderInto's one-pass parse of perf's usual layout gives what the general parse
+// gives, on lines near that layout's limits and on every line of the text fixtures.
+void ExpectSameAsGeneral(std::string_view line) {
+  Header fast, general;
+  bool a = ParseHeaderInto(line, &fast);
+  bool b = ParseHeaderGeneral(line, &general);
+  ASSERT_EQ(a, b) << line;
+  if (a) EXPECT_EQ(Fields(fast), Fields(general)) << line;
+}
+
+TEST(Header, UsualLayoutParsesAsTheGeneralParse) {
+  for (std::string_view line : {
+           "perf-exec 29542 [000]   918.805789:     250000 cpu-clock:pppH: ",
+           "cc1plus 29526 [001]   918.805857:     250000 cpu-clock:pppH:",
+           "java 24636/25607 [000] 4794564.109216: 1 cycles:",
+           "java 0024636/025607 [000] 4794564.109216: cycles:u:  ffffffff9aa3c8de x ([k])",
+           "dd 9615 [001] 3378.902848: sched:sched_switch: prev_comm=dd prev_pid=9615 ==> x",
+           "sh 9292 [000] 762.351300: PERF_RECORD_FORK(9294:9294):(9292:9292)",
+           "sh 9292 [000] 762.351300: 12 PERF_RECORD_X:",
+           "a 1 [0] 1.1: 1 e:",
+           "a 1 [0] 1.1: e",
+           "a 1 [0] 1.1:",
+           "a 1 [0] 1.1: 1",
+           "a 1 [0] 1.1: 1 :",
+           "a 999999999 [999999999] 99999999.999999999: 999999999999999999 e: r",
+           "a 1234567890 [0] 1.1: 1 e:",
+           "a 1 [1234567890] 1.1: 1 e:",
+           "a 1 [0] 123456789.1: 1 e:",
+           "a 1 [0] 922337203.1: 1 e:",
+           "a 1 [0] 1.1234567890: 1 e:",
+           "a 1 [0] 1.: 1 e:",
+           "a 1 [0] .1: 1 e:",
+           "a 1 [0] 1.1.1: 1 e:",
+           "a 1 [0] 1x1: 1 e:",
+           "a 1 [0] 1.1: 1234567890123456789 e:",
+           "a 1 [0] 1.1: 12x e:",
+           "a 1 [-1] 1.1: 1 e:",
+           "a 1 [] 1.1: 1 e:",
+           "a 1/ [0] 1.1: 1 e:",
+           "a /1 [0] 1.1: 1 e:",
+           "a 1/2/3 [0] 1.1: 1 e:",
+           "a -1 [0] 1.1: 1 e:",
+           "a 1 2 [0] 1.1: 1 e:",
+           "a 1 [0]\t1.1:\t1 e:\tr ",
+           "GC Thread 2 1234 [000] 1.000000: 1 cycles:",
+           "V8 WorkerThread 25607 [000] 4794564.109216: cycles:",
+           "CPU 3: 12 events lost",
+           "CPU 0 [000] 1.000000: 1 cycles:",
+           "Chrome 1 [000] 1.000000: 1 cycles:",
+           ":-1    -1 [000]   267.889726:      50000 cpu-clock:pppH:",
+           "  swapper     0 [000]   267.436250:      50000 cpu-clock:pppH:\r",
+           "# comment 1 [0] 1.1: 1 e:",
+           "",
+       }) {
+    ExpectSameAsGeneral(line);
+  }
+  int files = 0;
+  for (const char* dir : {"testdata/fold", "testdata/inputs", "testdata/offcpu"}) {
+    for (const auto& f : std::filesystem::directory_iterator(tk::testing::SourcePath(dir))) {
+      if (f.path().extension() != ".txt") continue;
+      ++files;
+      std::istringstream text(tk::testing::ReadFile(f.path().string()));
+      for (std::string line; std::getline(text, line);) ExpectSameAsGeneral(line);
+    }
+  }
+  EXPECT_GT(files, 5);
 }
 
 }  // namespace

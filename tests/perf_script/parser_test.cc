@@ -266,6 +266,68 @@ TEST(Parser, MaskWithoutStacksSkipsFrames) {
   EXPECT_TRUE(none.seen.empty());
 }
 
+// Keeps every event's views (not copies) to check them after the parse.
+class ViewKeeper : public EventSink {
+ public:
+  explicit ViewKeeper(EventMask m) : mask_(m) {}
+  EventMask wants() const override { return mask_; }
+  absl::Status OnEvent(const Event& e) override {
+    stable.push_back(e.stable_views);
+    comms.push_back(e.comm);
+    for (const Frame& f : e.stack) frames.push_back(f);
+    return absl::OkStatus();
+  }
+  std::vector<bool> stable;
+  std::vector<std::string_view> comms;
+  std::vector<Frame> frames;
+
+ private:
+  EventMask mask_;
+};
+
+// Event::stable_views for text: a sink that wants stacks gets interned comms and frame
+// names, valid until the parser goes (the input's buffer is gone by then) and equal names
+// as equal views; whether the input is mapped or streamed.
+TEST(Parser, StacksWantedGiveStableViews) {
+  const std::string text = std::string(kTwo) + std::string(kTwo);
+  for (size_t chunk : {size_t{0}, size_t{7}}) {
+    ViewKeeper keep(EventMask::All());
+    auto parser = NewPerfScriptParser(ParseOptions{});
+    {
+      std::string copy = text;  // freed before the views are read
+      auto in = chunk ? Input::StreamFromString(copy, chunk, "t.txt")
+                      : Input::FromString(copy, "t.txt");
+      std::ostringstream err;
+      Diagnostics diag("t.txt", &err);
+      ASSERT_TRUE(parser->Parse(*in, keep, diag).ok());
+      copy.assign(copy.size(), 'x');
+    }
+    ASSERT_EQ(keep.stable.size(), 4u);
+    for (bool s : keep.stable) EXPECT_TRUE(s);
+    EXPECT_EQ(keep.comms[0], "swapper");
+    EXPECT_EQ(keep.comms[1], "V8 WorkerThread");
+    EXPECT_EQ(keep.comms[0].data(), keep.comms[2].data());
+    ASSERT_EQ(keep.frames.size(), 6u);
+    EXPECT_EQ(keep.frames[0].symbol, "pv_native_safe_halt");
+    EXPECT_EQ(keep.frames[2].dso, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+    for (size_t i = 0; i < 3; ++i) {
+      EXPECT_EQ(keep.frames[i].symbol.data(), keep.frames[i + 3].symbol.data());
+      EXPECT_EQ(keep.frames[i].dso.data(), keep.frames[i + 3].dso.data());
+      EXPECT_EQ(keep.frames[i].ip, keep.frames[i + 3].ip);
+    }
+    EXPECT_EQ(keep.frames[0].dso.data(), keep.frames[1].dso.data());
+  }
+  // No stacks wanted: nothing interned, the views are the line's.
+  ViewKeeper plain(EventMask().Add(EventKind::kSample));
+  auto in = Input::FromString(text, "t.txt");
+  std::ostringstream err;
+  Diagnostics diag("t.txt", &err);
+  ASSERT_TRUE(NewPerfScriptParser(ParseOptions{})->Parse(*in, plain, diag).ok());
+  ASSERT_EQ(plain.stable.size(), 4u);
+  EXPECT_FALSE(plain.stable[0]);
+  EXPECT_EQ(plain.comms[0].data(), text.data());
+}
+
 TEST(Parser, SinkErrorStopsTheParse) {
   auto in = Input::FromString(kTwo, "t.txt");
   std::ostringstream err;

@@ -1,12 +1,16 @@
 // ProfileBuilder's stack memo (Event::stack_id): a stream with stack ids serializes to the same
 // profile as the same stream with the ids zeroed.
+#include <set>
+#include <utility>
+
 #include "analyses/pprof/profile_builder.h"
 #include "gtest/gtest.h"
 
 namespace tk::analyses::pprof {
 namespace {
 
-std::string Build(bool with_ids) {
+// `hits`: the samples the memo answered; `keys`: the distinct {stack_id, java} it saw.
+std::string Build(bool with_ids, uint64_t* hits = nullptr, size_t* keys = nullptr) {
   // Two stacks (one with recursion and an inline frame), under two comms (java changes how
   // frames are named) and two threads.
   std::vector<std::vector<Frame>> stacks = {
@@ -17,6 +21,7 @@ std::string Build(bool with_ids) {
   };
   const char* comms[] = {"a", "java"};
   ProfileBuilder b(PprofOptions{});
+  std::set<std::pair<size_t, bool>> seen;
   for (int i = 0; i < 40; ++i) {
     const size_t s = (i * 5) % stacks.size();
     Event e;
@@ -24,6 +29,7 @@ std::string Build(bool with_ids) {
     e.tid = 7 + i % 2;
     e.cpu = 0;
     e.comm = comms[(i / 4) % 2];
+    seen.insert({(i * 5) % stacks.size(), (i / 4) % 2 == 1});
     e.name = "cpu-clock";
     e.period = 1000 + i;
     e.has_period = true;
@@ -35,13 +41,21 @@ std::string Build(bool with_ids) {
     EXPECT_TRUE(b.OnEvent(e).ok());
   }
   EXPECT_EQ(b.samples(), 40u);
+  if (hits) *hits = b.stack_memo_hits();
+  if (keys) *keys = seen.size();
   return b.Serialize(ProfileMeta{});
 }
 
 TEST(PprofStackMemo, SameProfileAsWithoutIds) {
-  const std::string want = Build(false);
+  uint64_t hits = 0;
+  size_t keys = 0;
+  const std::string want = Build(false, &hits);
   EXPECT_GT(want.size(), 100u);
-  EXPECT_EQ(Build(true), want);
+  EXPECT_EQ(hits, 0u);
+  EXPECT_EQ(Build(true, &hits, &keys), want);
+  // The memo is used: every sample but the first of each {stack, java} takes its locations.
+  EXPECT_EQ(keys, 6u);
+  EXPECT_EQ(hits, 40u - keys);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // ReportSink and TopSink on synthetic events: the accounting rules (Self, Children once per
 // sample, period weighting) and perf's formatting details.
+#include <cstdio>
 #include <sstream>
 
 #include "analyses/report/report.h"
@@ -156,6 +157,30 @@ TEST(Top, PprofScalingAndPercentages) {
             "       300 99.67% 99.67%        300 99.67%  f\n"
             "         1  0.33%   100%          1  0.33%  g\n"
             "         0     0%   100%        301   100%  main\n");
+}
+
+// AppendPercent's integer path against printf's "%.2f" of the same double, on every v/total
+// with small totals (exact halves such as 1/32 = 3.125% among them, which round to even on the
+// binary value) and on large sampled periods.
+TEST(AppendPercent, MatchesPrintf) {
+  auto check = [](uint64_t v, uint64_t total) {
+    std::string got;
+    AppendPercent(v, total, &got);
+    const double p = total ? 100.0 * static_cast<double>(v) / static_cast<double>(total) : 0.0;
+    char want[64];
+    std::snprintf(want, sizeof want, "%.2f%%", p);
+    ASSERT_EQ(got, want) << v << "/" << total;
+  };
+  check(0, 0);
+  for (uint64_t total = 1; total <= 1024; ++total)
+    for (uint64_t v = 0; v <= total; ++v) check(v, total);
+  uint64_t x = 88172645463325252ull;  // xorshift: periods as a cpu-clock file has them
+  for (int i = 0; i < 100000; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    const uint64_t total = x % 40000000000000ull + 1;
+    check((x >> 7) % (total + 1), total);
+    check((x >> 7) % 10000 * 250000, total / 250000 * 250000 + 250000);
+  }
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // must report exactly what the same stream with the ids zeroed reports, for every --sort and
 // both modes, with stable views (perf.data) and without (text inputs). And its worker thread
 // (ReportOptions::threads 2) must report what one thread reports.
+#include <algorithm>
 #include <sstream>
 
 #include "analyses/report/report.h"
@@ -141,6 +142,62 @@ TEST(StackMemo, RepeatedIdSkipsTheFrames) {
   EXPECT_EQ(out.str(),
             "   100.00%   100.00%  c        a              [.] f\n"
             "   100.00%     0.00%  c        a              [.] main\n\n\n");
+}
+
+// Tables past kParallelRows are sorted and formatted by two threads: the text must be the
+// one-thread text, with ties on the values broken by every kind of sort key.
+TEST(ReportWorker, ManyRowsSortAndFormatOnTwoThreads) {
+  std::vector<std::string> comms = {"alpha", "beta", "gamma"};
+  std::vector<std::string> syms, dsos = {"/bin/a", "/lib/x.so", "[unknown]"};
+  for (int i = 0; i < 400; ++i) syms.push_back("fn" + std::to_string(i * 7919 % 400));
+  std::vector<Frame> frames;
+  for (uint64_t i = 0; i < 3 * kParallelRows; ++i) {
+    const std::string& dso = dsos[i % 3];
+    const bool unresolved = dso == "[unknown]" || i % 5 == 0;
+    frames.push_back({0x1000 + i * 16, unresolved ? std::string_view("[unknown]") : syms[i % 400],
+                      dso, unresolved ? -1 : static_cast<int64_t>(i % 16)});
+  }
+  auto report = [&](ReportOptions o) {
+    ReportSink s(o);
+    for (size_t i = 0; i < frames.size(); ++i) {
+      Event e;
+      e.tid = e.pid = 100 + static_cast<int32_t>(i % 7);
+      e.cpu = static_cast<int32_t>(i % 3) - 1;  // -1 sorts first, as perf's signed cpu
+      e.comm = comms[i % 3];
+      e.name = "cycles";
+      e.period = 1000 * (1 + i % 4);  // few distinct values: most order is by the keys
+      e.has_period = true;
+      e.stable_views = true;
+      e.body = tk::Sample{};
+      // A leaf and a caller frame: children rows differ from self rows.
+      std::vector<Frame> stack = {frames[i], frames[(i * 31) % frames.size()]};
+      e.stack = absl::MakeConstSpan(stack);
+      EXPECT_TRUE(s.OnEvent(e).ok());
+    }
+    EXPECT_TRUE(s.Finish().ok());
+    std::ostringstream out;
+    s.WriteText(out);
+    return out.str();
+  };
+  for (bool children : {true, false}) {
+    for (const auto& sort : std::vector<std::vector<Key>>{
+             {Key::kComm, Key::kDso, Key::kSym},
+             {Key::kSym},
+             {Key::kCpu, Key::kPid, Key::kDso},
+             {Key::kPid, Key::kComm, Key::kCpu, Key::kSym, Key::kDso}}) {
+      ReportOptions o;
+      o.children = children;
+      o.sort = sort;
+      o.show_nr_samples = true;
+      const std::string want = report(o);
+      if (std::count(sort.begin(), sort.end(), Key::kSym)) {  // the rows take two threads
+        ASSERT_GT(std::count(want.begin(), want.end(), '\n'), static_cast<long>(kParallelRows))
+            << want.substr(0, 2000);
+      }
+      o.threads = 2;
+      EXPECT_EQ(report(o), want) << "children " << children << " keys " << sort.size();
+    }
+  }
 }
 
 }  // namespace

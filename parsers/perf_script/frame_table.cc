@@ -1,0 +1,263 @@
+#include "parsers/perf_script/frame_table.h"
+
+#include <bit>
+#include <cstring>
+
+#include "core/strings.h"
+#include "parsers/perf_script/frame.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace tk::parsers::perf_script {
+namespace {
+
+constexpr uint64_t kMul = 0x9e3779b97f4a7c15ULL;
+constexpr uint64_t kOnes = 0x0101010101010101ULL;
+constexpr uint64_t kHighs = 0x8080808080808080ULL;
+
+// One eight-byte word (little-endian, bytes past the tail's end zero) into the hash.
+inline uint64_t Mix(uint64_t h, uint64_t w) {
+  h = (h ^ w) * kMul;
+  return h ^ (h >> 29);
+}
+inline uint64_t Final(uint64_t h, size_t n) {
+  h = (h ^ n) * kMul;
+  return h ^ (h >> 32);
+}
+
+// The address as ParseFrameLine's fast path reads it: blanks, then up to 16 hex digits
+// ending at a blank or the end. Returns the end of the digits, or nullptr.
+inline const char* Address(const char* p, const char* e, uint64_t* ip) {
+  const char* a = SkipBlanks(p, e);
+  const char* q = ParseHexPrefix(a, e, ip);
+  if (q == a || (q < e && !IsBlank(*q))) return nullptr;
+  return q;
+}
+
+#if defined(__SSE2__)
+// Eight nibbles, one a byte (the first in the lowest byte), as the 32-bit number they spell.
+inline uint64_t PackNibbles(uint64_t w) {
+  uint64_t t = ((w & 0x000F000F000F000FULL) << 4) | ((w >> 8) & 0x000F000F000F000FULL);
+  uint64_t u = ((t & 0x000000FF000000FFULL) << 8) | ((t >> 16) & 0x000000FF000000FFULL);
+  return ((u & 0xFFFF) << 16) | ((u >> 32) & 0xFFFF);
+}
+
+// perf's own layout of the address: "\t" and the address right-aligned in 16 columns
+// ("%16" PRIx64), then ' ': the 16 bytes checked and converted at once. nullptr for anything
+// else (Address then decides); else what Address returns for the line.
+inline const char* FieldAddress(const char* p, const char* e, uint64_t* ip) {
+  if (e - p < 18 || p[17] != ' ') return nullptr;
+  const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 1));
+  const __m128i space = _mm_cmpeq_epi8(x, _mm_set1_epi8(' '));
+  const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+                                      _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
+  const __m128i lower = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('a' - 1)),
+                                      _mm_cmplt_epi8(x, _mm_set1_epi8('f' + 1)));
+  const unsigned ms = static_cast<unsigned>(_mm_movemask_epi8(space));
+  const unsigned mh = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(digit, lower)));
+  // Every byte a space or a digit, some digits, the spaces first (a run from bit 0).
+  if ((ms | mh) != 0xFFFF || mh == 0 || (ms & (ms + 1)) != 0) return nullptr;
+  // '0'-'9' & 15 is the digit, 'a'-'f' & 15 is 1-6 (+9), ' ' & 15 is 0 (a leading zero).
+  __m128i nib = _mm_and_si128(x, _mm_set1_epi8(0x0F));
+  nib = _mm_add_epi8(nib, _mm_and_si128(lower, _mm_set1_epi8(9)));
+  const auto lo = static_cast<uint64_t>(_mm_cvtsi128_si64(nib));
+  const auto hi = static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(nib, nib)));
+  *ip = (PackNibbles(lo) << 32) | PackNibbles(hi);
+  return p + 17;
+}
+#endif
+
+}  // namespace
+
+uint64_t FrameTable::Hash(const char* s, size_t n) {
+  uint64_t h = 0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s + i, 8);
+    h = Mix(h, w);
+  }
+  if (i < n) {
+    uint64_t w = 0;
+    std::memcpy(&w, s + i, n - i);
+    h = Mix(h, w);
+  }
+  return Final(h, n);
+}
+
+std::string_view FrameTable::Intern(std::string_view s) {
+  if (s.empty()) return {};
+  auto it = names_.find(absl::string_view(s.data(), s.size()));
+  if (it != names_.end()) return {it->data(), it->size()};
+  std::string_view kept = store_.Copy(s);
+  names_.insert(absl::string_view(kept.data(), kept.size()));
+  return kept;
+}
+
+const FrameTable::Record* FrameTable::Find(const char* tail, size_t n, uint64_t hash) const {
+  if (slots_.empty()) return nullptr;
+  for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
+    const Slot& s = slots_[i];
+    if (!s.rec) return nullptr;
+    if (s.hash == hash && s.rec->len == n && std::memcmp(s.rec->bytes(), tail, n) == 0) {
+      return s.rec;
+    }
+  }
+}
+
+void FrameTable::Grow() {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(old.empty() ? 4096 : 2 * old.size(), Slot{});
+  mask_ = slots_.size() - 1;
+  for (const Slot& s : old) {
+    if (!s.rec) continue;
+    size_t i = s.hash & mask_;
+    while (slots_[i].rec) i = (i + 1) & mask_;
+    slots_[i] = s;
+  }
+}
+
+Frame FrameTable::Add(std::string_view line, const char* tail, size_t n, uint64_t hash,
+                      uint64_t ip) {
+  // The address parsed as ParseFrameLine's fast path parses it, so from here its result
+  // depends only on the tail (and the address).
+  std::optional<Frame> parsed = ParseFrameLine(line);
+  Frame f = InternNames(*parsed);  // (the address parsed: never nullopt)
+  if (tail_bytes_ + n > kMaxTailBytes) return f;
+  auto* rec = reinterpret_cast<Record*>(store_.Allocate(sizeof(Record) + n, alignof(Record)));
+  rec->frame = f;
+  rec->frame.ip = 0;
+  rec->len = static_cast<uint32_t>(n);
+  std::memcpy(rec + 1, tail, n);
+  tail_bytes_ += n;
+  if (2 * (size_ + 1) > slots_.size()) Grow();
+  size_t i = hash & mask_;
+  while (slots_[i].rec) i = (i + 1) & mask_;
+  slots_[i] = Slot{hash, rec};
+  ++size_;
+  f.ip = ip;
+  return f;
+}
+
+std::optional<Frame> FrameTable::Parse(std::string_view line) {
+  const char* e = line.data() + line.size();
+  uint64_t ip;
+  const char* q = Address(line.data(), e, &ip);
+  if (!q) {  // another shape: parsed the general way each time
+    std::optional<Frame> f = ParseFrameLine(line);
+    if (f) *f = InternNames(*f);
+    return f;
+  }
+  const size_t n = static_cast<size_t>(e - q);
+  const uint64_t hash = Hash(q, n);
+  if (const Record* r = Find(q, n, hash)) {
+    Frame f = r->frame;
+    f.ip = ip;
+    return f;
+  }
+  return Add(line, q, n, hash, ip);
+}
+
+bool FrameTable::ScanLine(const char* p, const char* e, Line* l) const {
+  uint64_t ip;
+#if defined(__SSE2__)
+  const char* q = FieldAddress(p, e, &ip);
+  if (!q) q = Address(p, e, &ip);
+#else
+  const char* q = Address(p, e, &ip);
+#endif
+  if (!q || q == e || *q != ' ') return false;
+  // The "\n": sixteen bytes at a time where sixteen remain.
+  const char* nl = nullptr;
+  const char* s = q;
+#if defined(__SSE2__)
+  const __m128i newline = _mm_set1_epi8('\n');
+  while (e - s >= 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+    const unsigned m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, newline)));
+    if (m) {
+      nl = s + std::countr_zero(m);
+      break;
+    }
+    s += 16;
+  }
+#endif
+  if (!nl) {
+    while (s < e && *s != '\n') ++s;
+    if (s == e) return false;
+    nl = s;
+  }
+  if (IsBlank(nl[-1])) return false;  // "\r\n", trailing blanks: the tokenizer decides
+  // The hash of the tail, as Hash computes it (the last word read as the tail's last eight
+  // bytes, shifted down: the bytes Hash copies into a zeroed word).
+  const size_t n = static_cast<size_t>(nl - q);
+  uint64_t h;
+  if (n < 8 || std::endian::native != std::endian::little) {
+    h = Hash(q, n);
+  } else {
+    h = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      uint64_t w;
+      std::memcpy(&w, q + i, 8);
+      h = Mix(h, w);
+    }
+    if (const size_t r = n - i) {
+      uint64_t w;
+      std::memcpy(&w, nl - 8, 8);
+      h = Mix(h, w >> (8 * (8 - r)));
+    }
+    h = Final(h, n);
+  }
+  l->p = p;
+  l->tail = q;
+  l->nl = nl;
+  l->hash = h;
+  l->ip = ip;
+  if (!slots_.empty()) __builtin_prefetch(&slots_[l->hash & mask_]);
+  return true;
+}
+
+void FrameTable::Prefetch(Line* l) const {
+  l->candidate = nullptr;
+  if (slots_.empty()) return;
+  const Slot& s = slots_[l->hash & mask_];
+  if (!s.rec || s.hash != l->hash) return;
+  l->candidate = s.rec;
+  const char* r = reinterpret_cast<const char*>(s.rec);
+  __builtin_prefetch(r);
+  __builtin_prefetch(r + 64);
+}
+
+Frame FrameTable::Resolve(const Line& l) {
+  const size_t n = static_cast<size_t>(l.nl - l.tail);
+  const auto* r = static_cast<const Record*>(l.candidate);
+  if (!r || r->len != n || std::memcmp(r->bytes(), l.tail, n) != 0) {
+    r = Find(l.tail, n, l.hash);
+  }
+  if (!r) return Add(std::string_view(l.p, static_cast<size_t>(l.nl - l.p)), l.tail, n, l.hash, l.ip);
+  Frame f = r->frame;
+  f.ip = l.ip;
+  return f;
+}
+
+const char* FrameTable::ParseLines(const char* p, const char* e, std::vector<Frame>* out,
+                                   uint64_t* lines) {
+  constexpr size_t kRun = 32;
+  Line run[kRun];
+  uint64_t n = 0;
+  for (;;) {
+    size_t k = 0;
+    while (k < kRun && p < e && *p == '\t' && ScanLine(p, e, &run[k])) p = run[k++].nl + 1;
+    for (size_t i = 0; i < k; ++i) Prefetch(&run[i]);
+    for (size_t i = 0; i < k; ++i) out->push_back(Resolve(run[i]));
+    n += k;
+    if (k < kRun) break;
+  }
+  *lines = n;
+  return p;
+}
+
+}  // namespace tk::parsers::perf_script
