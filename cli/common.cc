@@ -184,17 +184,40 @@ std::string MissingEvents(EventMask wants) {
 
 }  // namespace
 
+namespace {
+std::unique_ptr<OpenedInput> g_opened;  // OpenInputOnce's, until RunPipeline takes it
+}  // namespace
+
+absl::StatusOr<OpenedInput*> OpenInputOnce(const std::string& path) {
+  if (g_opened && g_opened->path == path) return g_opened.get();
+  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
+  if (!in.ok()) return in.status();
+  auto opened = std::make_unique<OpenedInput>();
+  opened->path = path;
+  opened->input = *std::move(in);
+  // A failed read of the first bytes is an I/O error.
+  if (absl::StatusOr<std::string_view> head = opened->input->Peek(8192); !head.ok()) {
+    return head.status();
+  }
+  (void)DetectParser(*opened->input, ParseOptions(), &opened->format);
+  g_opened = std::move(opened);
+  return g_opened.get();
+}
+
+std::unique_ptr<OpenedInput> TakeOpenedInput(const std::string& path) {
+  if (!g_opened || g_opened->path != path) return nullptr;
+  return std::move(g_opened);
+}
+
 int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& sink,
                 const Pipeline& p) {
-  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
-  if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
-  Input& input = **in;
-  // A failed read of the first bytes is an I/O error.
-  if (absl::StatusOr<std::string_view> head = input.Peek(8192); !head.ok()) {
-    return Fail(SV(head.status().message()), kExitUsage);
+  if (absl::StatusOr<OpenedInput*> o = OpenInputOnce(path); !o.ok()) {
+    return Fail(SV(o.status().message()), kExitUsage);
   }
-  Format format = Format::kUnknown;
-  absl::StatusOr<std::unique_ptr<Parser>> parser = DetectParser(input, opts, &format);
+  const std::unique_ptr<OpenedInput> opened = TakeOpenedInput(path);
+  Input& input = *opened->input;
+  const Format format = opened->format;
+  absl::StatusOr<std::unique_ptr<Parser>> parser = ParserFor(input, format, opts);
   if (p.detected) *p.detected = format;
   if (!parser.ok()) return Fail(SV(parser.status().message()), kExitData);
   if (p.facts) {

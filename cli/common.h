@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <string>
 
 #include "CLI/CLI.hpp"
@@ -80,6 +81,22 @@ struct Pipeline {
   // one line, or "" (tk fold names what its input lacks itself; tk info has no such check).
   std::function<std::string()> nothing_reason;
 };
+
+// The input of this run, opened and its format detected once, for a command that must look at
+// it before its pipeline runs (tk flamegraph's folded-or-trace choice, a percent --time's
+// sample span from the perf.data header): RunPipeline on the same path then parses this Input,
+// opening and detecting nothing again (stdin can be read only once).
+struct OpenedInput {
+  std::string path;
+  std::unique_ptr<Input> input;
+  Format format = Format::kUnknown;  // the registry's answer (DetectParser)
+};
+// Opens `path` ("-" = stdin) and detects its format, or returns the one opened for `path`
+// already. Errors: opening or reading the first bytes (I/O, exit 2).
+absl::StatusOr<OpenedInput*> OpenInputOnce(const std::string& path);
+// Hands the input opened for `path` over (null when there is none): RunPipeline's, or tk
+// flamegraph's for folded stacks.
+std::unique_ptr<OpenedInput> TakeOpenedInput(const std::string& path);
 
 // The pipeline every command runs: opens `path` ("-" = stdin; failure: exit 2), detects its
 // format once, makes its parser, parses into `sink` and prints any error as "tk: FILE: offset

@@ -75,7 +75,7 @@ int RunDiff(int argc, char** argv) {
     uint64_t malformed = 0, first = 0;
     diff.AddText(side, in.text, &malformed, &first);
     if (malformed) {
-      std::cerr << "tk: " << in.input->name() << ": " << malformed
+      std::cerr << "tk: " << in.name << ": " << malformed
                 << " malformed line(s) skipped (not \"STACK COUNT\"; first at line " << first
                 << ")\n";
     }

@@ -36,20 +36,28 @@ bool Collect(const std::vector<std::string>& given, std::string_view flag, std::
   return true;
 }
 
-// The first and last sample time perf.data's header records (HEADER_SAMPLE_TIME).
+// The first and last sample time perf.data's header records (HEADER_SAMPLE_TIME, which perf
+// record writes at the end of a file-mode recording), from the run's one opening of the input
+// (OpenInputOnce: the pipeline parses the same Input, detected once; stdin is spooled, as the
+// parser does for file-mode perf.data). A pipe-mode recording has none: perf fails on it too
+// ("no first/last sample time found in perf data").
 absl::StatusOr<std::pair<int64_t, int64_t>> SampleSpan(const std::string& path) {
-  if (path == "-") return absl::InvalidArgumentError("percent ranges need a file, not stdin");
-  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
-  if (!in.ok()) return in.status();
-  std::optional<std::string_view> file = (*in)->mapped();
-  // The registry's format; the span is in no header facts (tk info prints those as they are).
-  Format format = Format::kUnknown;
-  (void)DetectParser(**in, ParseOptions(), &format);
-  if (!file || format != Format::kPerfData)
+  absl::StatusOr<OpenedInput*> opened = OpenInputOnce(path);
+  if (!opened.ok()) return opened.status();
+  Input& in = *(*opened)->input;
+  if ((*opened)->format == Format::kPerfDataPipe) {
+    return absl::InvalidArgumentError(
+        "percent ranges need the first and last sample time, which a pipe-mode perf.data "
+        "(perf record -o -) does not record");
+  }
+  if ((*opened)->format != Format::kPerfData) {
     return absl::InvalidArgumentError(
         "percent ranges need a perf.data file (its header has "
         "the first and last sample time)");
-  absl::StatusOr<parsers::perf_data::Metadata> meta = parsers::perf_data::ReadFileHeader(*file);
+  }
+  if (absl::Status st = in.EnsureMapped(); !st.ok()) return st;
+  absl::StatusOr<parsers::perf_data::Metadata> meta =
+      parsers::perf_data::ReadFileHeader(*in.mapped());
   if (!meta.ok()) return meta.status();
   return std::make_pair(static_cast<int64_t>(meta->first_sample_time),
                         static_cast<int64_t>(meta->last_sample_time));

@@ -36,8 +36,9 @@ struct FilterNames {
 void AddFilterOptions(CLI::App* app, FilterFlags* flags, const FilterNames& names = {});
 
 // Parses `flags`. A bad value prints "tk CMD: --flag: what" and gives nullopt (exit 2).
-// A percent --time ("10%/2") is resolved against the sample span in the header of `path`,
-// which must then be a perf.data file (as perf, which takes the span from there).
+// A percent --time ("10%/2") is resolved against the sample span in the perf.data header of
+// `path` (as perf, which takes the span from there), read from the run's one opening of the
+// input (cli/common.h OpenInputOnce), which the pipeline then parses.
 std::optional<FilterOptions> ResolveFilter(const FilterFlags& flags, std::string_view cmd,
                                            const std::string& path);
 

@@ -5,8 +5,6 @@
 // fold's flags. See docs/flamegraph.md for every difference from flamegraph.pl.
 #include "cli/flamegraph_command.h"
 
-#include <unistd.h>
-
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -182,56 +180,43 @@ bool LooksFolded(std::string_view head) {
 }
 
 int LoadFolded(const std::string& path, bool force_folded, FoldArgs& fold, FoldedInput* out) {
-  // A trace goes through `tk fold` itself (same flags, same messages), its output captured.
-  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
-  if (!in.ok()) return Fail(SV(in.status().message()), kExitUsage);
-  out->input = std::move(*in);
-  Input& input = *out->input;
+  // The run's one opening and detection of the input (cli/common.h OpenInputOnce): folded
+  // stacks are read here, a trace goes through `tk fold` itself (same flags, same messages,
+  // its output captured), whose pipeline parses this same Input with the registry's answer.
+  absl::StatusOr<OpenedInput*> opened = OpenInputOnce(path);
+  if (!opened.ok()) return Fail(SV(opened.status().message()), kExitUsage);
+  Input& input = *(*opened)->input;
+  out->name = input.name();
   absl::StatusOr<std::string_view> head = input.Peek(8192);
   if (!head.ok()) return Fail(SV(head.status().message()), kExitUsage);
-  // The registry's format (a pipeline of its own would detect it again: the trace is folded
-  // by tk fold's). Control characters make a text "unknown"; folded stacks may have them.
-  Format format = Format::kUnknown;
-  (void)DetectParser(input, ParseOptions(), &format);
+  // Control characters make a text "unknown"; folded stacks may have them.
+  const Format format = (*opened)->format;
   bool text = format == Format::kPerfScriptText || format == Format::kFtraceText ||
               format == Format::kUnknown;
   if (force_folded || (text && LooksFolded(*head))) {
+    out->input = std::move(TakeOpenedInput(path)->input);
     const FilterFlags& f = fold.filters;
     if (!f.time.empty() || !f.pids.empty() || !f.tids.empty() || !f.comms.empty() ||
         !f.cpus.empty()) {  // folded stacks have no times, ids or CPUs to filter by
       return Fail(path + ": the filter flags apply to a trace input; this is folded stacks",
                   kExitUsage);
     }
-    if (absl::Status st = input.EnsureMapped(); !st.ok()) return Fail(SV(st.message()), kExitUsage);
-    out->text = *input.mapped();
-    return kExitOk;
-  }
-  std::string file = path;
-  std::string spool;
-  if (path == "-") {  // stdin was read already: tk fold reads the spooled copy
-    if (absl::Status st = input.EnsureMapped(); !st.ok()) return Fail(SV(st.message()), kExitUsage);
-    char tmpl[] = "/tmp/tk_flamegraph_XXXXXX";
-    int fd = mkstemp(tmpl);
-    if (fd < 0) return Fail("cannot create a temporary file", kExitUsage);
-    std::string_view data = *input.mapped();
-    bool ok = write(fd, data.data(), data.size()) == static_cast<ssize_t>(data.size());
-    close(fd);
-    spool = file = tmpl;
-    if (!ok) {
-      unlink(tmpl);
-      return Fail("cannot write a temporary file", kExitUsage);
+    if (absl::Status st = out->input->EnsureMapped(); !st.ok()) {
+      return Fail(SV(st.message()), kExitUsage);
     }
+    out->text = *out->input->mapped();
+    return kExitOk;
   }
   std::vector<std::string> args = {"tk fold"};
   for (std::string& a : fold.Argv()) args.push_back(a);
-  args.push_back(file);
+  args.push_back(path);
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   std::ostringstream os;
   std::streambuf* saved = std::cout.rdbuf(os.rdbuf());
   int rc = RunFold(static_cast<int>(argv.size()), argv.data());
   std::cout.rdbuf(saved);
-  if (!spool.empty()) unlink(spool.c_str());
+  (void)TakeOpenedInput(path);  // tk fold stopped before its pipeline (a usage error)
   if (rc != kExitOk) return rc;
   out->folded = std::move(os).str();
   out->text = out->folded;
@@ -244,7 +229,7 @@ static int ReadInto(const std::string& path, bool force_folded, FoldArgs& fold,
              fg::FoldedProfile* profile, std::string* name) {
   FoldedInput in;
   if (int rc = LoadFolded(path, force_folded, fold, &in); rc != kExitOk) return rc;
-  *name = in.input->name();
+  *name = in.name;
   Diagnostics diag(*name);
   uint64_t repaired = profile->stats().repaired;
   profile->ClearFirstRepaired();

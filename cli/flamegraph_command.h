@@ -29,14 +29,16 @@ void AddFoldArgs(CLI::App& app, FoldArgs* a);
 bool LooksFolded(std::string_view head);
 
 struct FoldedInput {
-  std::unique_ptr<Input> input;
+  std::string name;             // the input's name in messages ("<stdin>" for "-")
+  std::unique_ptr<Input> input;  // folded stacks (a trace's input is tk fold's)
   std::string folded;     // the folded text when the input was a trace
   std::string_view text;  // the folded lines (the mapped input, or `folded`)
   bool from_trace = false;
 };
 
 // Opens `path` ("-" is stdin) and gets its folded lines: a folded file as it is (mapped; a
-// stream is spooled), a trace folded with `fold`. `force_folded` skips the detection. Returns
+// stream is spooled), a trace folded with `fold` (whose pipeline takes the Input opened and
+// detected here: cli/common.h OpenInputOnce). `force_folded` skips the detection. Returns
 // an exit code; errors are printed.
 int LoadFolded(const std::string& path, bool force_folded, FoldArgs& fold, FoldedInput* out);
 

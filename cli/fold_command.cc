@@ -5,7 +5,6 @@
 // --off-cpu / --wakeup [--state S,D,R] [--min-us N] [--max-us N]: off-CPU time per stack
 // instead (cli/fold_offcpu.h).
 #include <iostream>
-#include <thread>
 
 #include "analyses/fold/fold.h"
 #include "cli/commands.h"
@@ -15,15 +14,14 @@
 #include "core/absl_compat.h"
 #include "core/diag.h"
 #include "core/input.h"
+#include "core/run_settings.h"
 
 namespace tk::cli {
 namespace {
 
-int Threads(int requested) {
-  if (requested > 0) return requested;
-  unsigned hw = std::thread::hardware_concurrency();
-  return hw >= 2 ? 2 : 1;
-}
+// ParseArgs' default (the CPUs this process may run on, without hardware_concurrency()'s
+// read of /sys/devices/system/cpu/online, a host file no input needs).
+int Threads(int requested) { return ResolveThreads(requested); }
 
 }  // namespace
 

@@ -48,17 +48,17 @@ bool ParseCompat(const std::string& v, bool* perf61) {
   return v.empty() || *perf61;
 }
 
-// The header facts of a perf.data or trace.dat file (tk info's, the parser's Describe()), for
+// The header facts of a perf.data or trace.dat input (tk info's, the parser's Describe()), for
 // the perf numbers that come from the file rather than its events, read before the pipeline
-// runs (timehist -V's CPU count sizes its columns); {} for stdin (read once, by the pipeline)
-// and text.
+// runs (timehist -V's CPU count sizes its columns), from the run's one opening of the input
+// (OpenInputOnce: the pipeline parses the same, detected once; stdin too); {} for text.
 nlohmann::json DescribeFile(const std::string& path) {
-  if (path == "-") return {};
-  absl::StatusOr<std::unique_ptr<Input>> in = Input::Open(path);
-  if (!in.ok()) return {};
-  absl::StatusOr<std::unique_ptr<Parser>> parser = DetectParser(**in, ParseOptions());
-  if (!parser.ok() || !(*parser)->Describes()) return {};
-  absl::StatusOr<std::string> j = (*parser)->Describe(**in);
+  absl::StatusOr<OpenedInput*> in = OpenInputOnce(path);
+  if (!in.ok()) return {};  // the pipeline says what is wrong
+  absl::StatusOr<std::unique_ptr<Parser>> parser =
+      ParserFor(*(*in)->input, (*in)->format, ParseOptions());
+  if (!parser.ok()) return {};
+  absl::StatusOr<std::string> j = DescribeFacts(*(*in)->input, **parser);
   return j.ok() ? nlohmann::json::parse(*j, nullptr, false) : nlohmann::json{};
 }
 

@@ -4,6 +4,7 @@
 #ifndef TK_PARSERS_PARSER_H_
 #define TK_PARSERS_PARSER_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -89,6 +90,14 @@ absl::StatusOr<std::unique_ptr<Parser>> NewParser(Format f, const ParseOptions& 
 // whatever the outcome past the read.
 absl::StatusOr<std::unique_ptr<Parser>> DetectParser(Input& in, const ParseOptions& opts,
                                                     Format* detected = nullptr);
+
+// The parser for `in`, whose format `f` DetectParser found before (errors as its): a command
+// that had to look at its input before the pipeline (cli/common.h OpenInputOnce) detects once.
+absl::StatusOr<std::unique_ptr<Parser>> ParserFor(Input& in, Format f, const ParseOptions& opts);
+
+// How many times this process detected a format (DetectParser): a test checks that a command
+// detects its input once.
+uint64_t FormatDetections();
 
 // The parser's header facts for `in` (Parser::Describe(), mapping `in` first); "{}" for a
 // format that has none (text).

@@ -81,16 +81,19 @@ absl::StatusOr<std::unique_ptr<Parser>> NewParser(Format f, const ParseOptions& 
   return absl::InvalidArgumentError(RefusalMessage(f, ""));
 }
 
-absl::StatusOr<std::unique_ptr<Parser>> DetectParser(Input& in, const ParseOptions& opts,
-                                                    Format* detected) {
-  absl::StatusOr<std::string_view> head = in.Peek(8192);
-  if (!head.ok()) return head.status();
-  Format f = DetectFormat(*head);
-  if (detected) *detected = f;
-  if (f == Format::kEmpty) {
-    return absl::InvalidArgumentError(absl::StrCat(in.name(), ": ", RefusalMessage(f, *head)));
-  }
-  if (f == Format::kUnknown) {
+namespace {
+uint64_t g_detections = 0;
+}  // namespace
+
+uint64_t FormatDetections() { return g_detections; }
+
+absl::StatusOr<std::unique_ptr<Parser>> ParserFor(Input& in, Format f, const ParseOptions& opts) {
+  if (f == Format::kEmpty || f == Format::kUnknown) {
+    absl::StatusOr<std::string_view> head = in.Peek(8192);
+    if (!head.ok()) return head.status();
+    if (f == Format::kEmpty) {
+      return absl::InvalidArgumentError(absl::StrCat(in.name(), ": ", RefusalMessage(f, *head)));
+    }
     return absl::InvalidArgumentError(
         absl::StrCat(in.name(), ": offset 0: ", RefusalMessage(f, *head)));
   }
@@ -100,6 +103,16 @@ absl::StatusOr<std::unique_ptr<Parser>> DetectParser(Input& in, const ParseOptio
                         absl::StrCat(in.name(), ": offset 0: ", p.status().message()));
   }
   return p;
+}
+
+absl::StatusOr<std::unique_ptr<Parser>> DetectParser(Input& in, const ParseOptions& opts,
+                                                    Format* detected) {
+  absl::StatusOr<std::string_view> head = in.Peek(8192);
+  if (!head.ok()) return head.status();
+  ++g_detections;
+  Format f = DetectFormat(*head);
+  if (detected) *detected = f;
+  return ParserFor(in, f, opts);
 }
 
 absl::StatusOr<std::string> DescribeFacts(Input& in, Parser& parser) {

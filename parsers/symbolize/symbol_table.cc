@@ -98,12 +98,8 @@ void SortByStart(std::vector<StartKey>& keys) {
 
 void SymbolTable::Add(uint64_t start, uint64_t size, std::string_view name, Binding binding) {
   names_.emplace_back(name);
+  unsorted_ |= !syms_.empty() && start < syms_.back().start;
   syms_.push_back(Symbol{start, start + size, names_.back(), binding, false});
-}
-
-void SymbolTable::AddView(uint64_t start, uint64_t size, std::string_view name, Binding binding,
-                          bool mangled) {
-  syms_.push_back(Symbol{start, start + size, name, binding, mangled});
 }
 
 std::string_view SymbolTable::NameOf(const Symbol& s) const {
@@ -123,8 +119,8 @@ void SymbolTable::Finalize(bool kallsyms) {
   // sort was a third of LoadElf; a stable merge sort was 5% of `tk fold` before that).
   // Position order is insertion order among equal starts (what an earlier Finalize kept
   // precedes what was added since).
-  auto by_start = [](const Symbol& a, const Symbol& b) { return a.start < b.start; };
-  if (!std::is_sorted(syms_.begin(), syms_.end(), by_start)) {  // kallsyms mostly is
+  if (unsorted_) {  // rarely for kallsyms, which comes in address order
+    unsorted_ = false;
     std::vector<StartKey> keys(syms_.size());
     for (size_t i = 0; i < syms_.size(); ++i) keys[i] = {syms_[i].start, static_cast<uint32_t>(i)};
     SortByStart(keys);

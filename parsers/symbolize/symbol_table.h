@@ -43,7 +43,10 @@ class SymbolTable {
   // Adds a symbol whose name lives in storage handed to KeepAlive (no copy). `mangled`:
   // demangle when first printed — a library has 100k+ symbols and a profile hits a few.
   void AddView(uint64_t start, uint64_t size, std::string_view name, Binding binding,
-               bool mangled);
+               bool mangled) {
+    unsorted_ |= !syms_.empty() && start < syms_.back().start;
+    syms_.push_back(Symbol{start, start + size, name, binding, mangled});
+  }
   void Reserve(size_t n) { syms_.reserve(n); }
   void KeepAlive(std::shared_ptr<const void> storage) { storage_.push_back(std::move(storage)); }
   // The printable name: demangled (once, cached) for C++ names.
@@ -81,6 +84,9 @@ class SymbolTable {
   bool PreferFirst(const Symbol& a, const Symbol& b) const;
 
   std::vector<Symbol> syms_;
+  // An Add/AddView put a symbol below the one before it: Finalize sorts (kallsyms and most
+  // ELF symbol tables come in address order; testing that was a pass over 120k symbols).
+  bool unsorted_ = false;
   size_t finalized_ = 0;  // syms_[0, finalized_) is sorted and final
   std::deque<std::string> names_;
   std::vector<std::shared_ptr<const void>> storage_;

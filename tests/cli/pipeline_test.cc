@@ -1,9 +1,13 @@
 // The one pipeline (cli/common.h RunPipeline) runs the command's analysis and the counter of
 // its key events as two sinks of one pass (core/sink.h Fanout), and Fanout itself: each event
 // to every sink that wants its kind, the recording's machine to all, the first error stops.
+#include <cstdio>
+#include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "cli/commands.h"
 #include "cli/common.h"
 #include "core/sink.h"
 #include "gtest/gtest.h"
@@ -107,6 +111,64 @@ TEST(Pipeline, SqlFeedsItsAnalysesFromOnePass) {
   const std::string row = file.out.substr(file.out.find('\n') + 1);
   EXPECT_EQ(row.find("|0|"), std::string::npos) << row;
   EXPECT_FALSE(row.starts_with("0|")) << row;
+}
+
+// Runs a command in this process with its stdout captured and `stdin_path` (when given) as
+// standard input; returns the exit code and how many format detections the run made.
+struct InProcess {
+  int rc = -1;
+  uint64_t detections = 0;
+  std::string out;
+};
+InProcess RunHere(int (*run)(int, char**), std::vector<std::string> args,
+                  const std::string& stdin_path = "") {
+  if (!stdin_path.empty()) EXPECT_NE(std::freopen(stdin_path.c_str(), "rb", stdin), nullptr);
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  std::ostringstream os;
+  std::streambuf* saved = std::cout.rdbuf(os.rdbuf());
+  const uint64_t before = FormatDetections();
+  InProcess r;
+  r.rc = run(static_cast<int>(argv.size()), argv.data());
+  r.detections = FormatDetections() - before;
+  std::cout.rdbuf(saved);
+  r.out = std::move(os).str();
+  return r;
+}
+
+// tk flamegraph on a trace (folded stacks or a trace?) and a percent --time (the perf.data
+// header's sample span) look at the input before the pipeline; the pipeline then parses that
+// same opening with the registry's one answer: one detection per run, from a file and from
+// stdin (read once: tk flamegraph no longer spools it for a second tk fold opening).
+TEST(Pipeline, InputLookedAtBeforeThePipelineIsDetectedOnce) {
+  const std::string f = testing::SourcePath("testdata/perf_data/a.data");
+  const std::vector<std::string> sym = {"--no-buildid-cache", "--no-host-kallsyms"};
+  struct Case {
+    int (*run)(int, char**);
+    std::vector<std::string> args;
+  };
+  const Case cases[] = {
+      {cli::RunFlamegraph, {"tk flamegraph", "--time", "10%-60%"}},
+      {cli::RunFlamegraph, {"tk flamegraph"}},
+      {cli::RunScript, {"tk script", "--time", "10%/2"}},
+      {cli::RunFold, {"tk fold", "--time", "0%-50%"}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(::testing::PrintToString(c.args));
+    std::vector<std::string> args = c.args;
+    args.insert(args.end(), sym.begin(), sym.end());
+    std::vector<std::string> from_file = args, from_stdin = args;
+    from_file.push_back(f);
+    from_stdin.push_back("-");
+    InProcess file = RunHere(c.run, from_file);
+    InProcess in = RunHere(c.run, from_stdin, f);
+    ASSERT_EQ(file.rc, 0);
+    ASSERT_EQ(in.rc, 0);
+    EXPECT_EQ(file.detections, 1u);
+    EXPECT_EQ(in.detections, 1u);
+    EXPECT_FALSE(file.out.empty());
+    EXPECT_EQ(in.out, file.out);
+  }
 }
 
 }  // namespace

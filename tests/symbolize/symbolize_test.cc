@@ -118,6 +118,26 @@ TEST(Kallsyms, LineParser) {
   }
 }
 
+// Finalize sorts only when an Add/AddView went below the symbol before it (tracked as they
+// come, not tested by a pass): views out of order, and a table finalized once then given a
+// symbol below its last, come out in order.
+TEST(SymbolTable, SortsWhenAViewComesOutOfOrder) {
+  SymbolTable t;
+  t.AddView(0x300, 0x10, "c", Binding::kGlobal, false);
+  t.AddView(0x100, 0x10, "a", Binding::kGlobal, false);
+  t.AddView(0x400, 0x10, "d", Binding::kGlobal, false);
+  t.Finalize(false);
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_EQ(t.symbols()[0].name, "a");
+  EXPECT_EQ(t.symbols()[1].name, "c");
+  t.AddView(0x200, 0x10, "b", Binding::kGlobal, false);
+  t.Finalize(false);
+  ASSERT_EQ(t.size(), 4u);
+  EXPECT_EQ(t.symbols()[1].name, "b");
+  EXPECT_EQ(t.Find(0x205)->name, "b");
+  EXPECT_EQ(t.Find(0x405)->name, "d");
+}
+
 // Tables of 1024+ symbols sort by radix: the same order and alias choices as the small path
 // (equal starts in insertion order, then perf's alias rules), here 3000 symbols added from
 // the top down with an alias pair at every 8th start.
