@@ -270,12 +270,14 @@ struct Event {
   // for frame, names included. So an analysis may keep what it derived from one stack (a
   // folded name, report entries) under the id and reuse it for the next event that has the
   // id, without looking at the frames again. The id says nothing about comm, pid, tid, name
-  // or period. perf.data: the raw callchain under the process' maps at the time; perf script
-  // text: the stack's lines byte for byte.
+  // or period. perf.data: the raw callchain under the process' maps at the time; text formats
+  // give none (a cache of perf script stack blocks measured slower than folding by ids).
   uint64_t stack_id = 0;
   // The views of `comm` and of every frame's symbol and dso stay valid and unchanged until
   // the parse ends (perf.data: symbol tables and interned names), so an analysis may keep
-  // them without copying. False where they point into a reused line buffer (text formats).
+  // them without copying. perf script text: true when the sink wants stacks (frame and comm
+  // names interned by parsers/perf_script/frame_table.h). False where they point into a
+  // reused line buffer (ftrace text, perf script text without stacks).
   bool stable_views = false;
   // Text sources: a tracepoint's field text as the source printed it (the kernel's print
   // format as `perf script`, `trace-cmd report` or tracefs rendered it), for a sink whose mask
