@@ -44,6 +44,15 @@ int WriteOutput(const std::string& out_path, const std::string& bytes) {
     std::cout.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     return FinishOutput(std::cout);
   }
+  // A device or FIFO (-o /dev/null, a named pipe) is written as it is: renaming a temporary
+  // file over it would replace the device node with a regular file.
+  struct stat st;
+  if (stat(out_path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    std::ofstream f(out_path, std::ios::binary);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    f.close();
+    return f ? kExitOk : Fail("pprof: cannot write " + out_path, kExitUsage);
+  }
   std::string tmp = out_path + ".tmp." + std::to_string(getpid());
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);

@@ -6,6 +6,7 @@
 // SIGTERM and SIGHUP). -e: the query runs on an in-memory database. --format csv|jsonl: the
 // same tables as DIR/TABLE.csv or .jsonl.
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -82,6 +83,13 @@ int Load(sqlite3* db, const std::string& path, const ParseOptions& popts, bool i
 // -o FILE in SQLite format: load into FILE.tmp.PID, then rename.
 int WriteDatabase(const std::string& path, const ParseOptions& popts, const std::string& out,
                   bool indices) {
+  // An SQLite database is a regular file: a device or FIFO named by -o is refused, never
+  // replaced by the rename.
+  struct stat st;
+  if (stat(out.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    return Fail(out + ": not a regular file (an SQLite database is written as a file)",
+                kExitUsage);
+  }
   std::string temp = out + ".tmp." + std::to_string(getpid());
   if (temp.size() >= sizeof(g_temp_path)) return Fail(out + ": path too long", kExitUsage);
   std::remove(temp.c_str());

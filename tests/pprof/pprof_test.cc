@@ -502,5 +502,24 @@ TEST(PprofCli, BadInputWritesNothing) {
   EXPECT_NE(help.out.find("--event-filter"), std::string::npos);
 }
 
+TEST(PprofCli, DeviceOrFifoOutputIsWrittenNotReplaced) {
+  // -o naming a FIFO (as -o /dev/null names a device) is written through: the temporary file
+  // and rename that protect a regular file would replace the node (tk did that to /dev/null).
+  std::string in = SourcePath("testdata/perf_data/g.script");
+  std::string fifo = TempPath("out.fifo"), got = TempPath("got.pb.gz");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::string cmd = "timeout 20 cat " + fifo + " > " + got + " & " + TK_BINARY + " pprof " +
+                    in + " -o " + fifo + "; rc=$?; wait; exit $rc";
+  ASSERT_EQ(std::system(("bash -c '" + cmd + "'").c_str()), 0);
+  struct stat st;
+  ASSERT_EQ(stat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode)) << fifo << " was replaced";
+  RunResult direct = RunTk({"pprof", in, "-o", "-"});
+  ASSERT_EQ(direct.exit_code, 0) << direct.err;
+  EXPECT_EQ(ReadFile(got), direct.out);
+  std::remove(fifo.c_str());
+  std::remove(got.c_str());
+}
+
 }  // namespace
 }  // namespace tk::testing

@@ -2,6 +2,7 @@
 // tk iolat, tk irq, tk syscalls and tk fold --off-cpu on committed fixtures, the sqlite3 CLI reads the database, CSV/JSONL exports, and a failed or
 // interrupted run leaves no file behind.
 #include <dirent.h>
+#include <sys/stat.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -491,6 +492,18 @@ TEST(Sql, UsageErrors) {
                   SourcePath("testdata/fold/system-wide-g.txt")).out,
             "count(*)\n340\n");
   EXPECT_EQ(RunTk({"help", "sql"}).exit_code, 0);
+}
+
+TEST(Sql, NonRegularOutputIsRefusedNotReplaced) {
+  std::string dir = TempDir(), fifo = dir + "/out.fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  RunResult r = RunTk({"sql", SourcePath("testdata/fold/proc-g.txt"), "-o", fifo});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("not a regular file"), std::string::npos) << r.err;
+  struct stat st;
+  ASSERT_EQ(stat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  EXPECT_EQ(ListDir(dir), std::vector<std::string>{"out.fifo"});
 }
 
 }  // namespace
