@@ -1,6 +1,7 @@
 // TepDecoder and tracing-data loading, on real format files copied from this machine's tracefs
 // (kernel 6.18, testdata/tep/*.format) plus 3.10 and 4.9 sched_switch formats, with payloads
-// synthesized field by field from the formats' own offsets.
+// synthesized field by field from the formats' own offsets (tests/tep/format_payload.h).
+// SchedFastDecoder's fixed layouts: sched_fast_decoder_test.cc.
 #include "parsers/tep/tep_decoder.h"
 
 #include <cstring>
@@ -9,10 +10,10 @@
 #include "gtest/gtest.h"
 #include "parsers/tep/fields.h"
 #include "parsers/tep/prev_state.h"
-#include "parsers/tep/sched_decode.h"
 #include "parsers/tep/state_layout.h"
 #include "parsers/tep/tracing_data.h"
 #include "tests/support/golden.h"
+#include "tests/tep/format_payload.h"
 
 extern "C" {
 #include <traceevent/event-parse.h>
@@ -20,60 +21,6 @@ extern "C" {
 
 namespace tk::parsers::tep {
 namespace {
-
-std::string Fixture(const std::string& name) {
-  return tk::testing::ReadFile(tk::testing::SourcePath("testdata/tep/" + name));
-}
-
-// A TraceEvents loaded with the 6.18 header_page and the given formats.
-std::unique_ptr<TraceEvents> Load(const std::vector<std::pair<std::string, std::string>>& fmts,
-                                  bool big_endian = false) {
-  auto ev = std::make_unique<TraceEvents>(big_endian, 8, 4096);
-  EXPECT_TRUE(ev->LoadHeaderPage(Fixture("header_page")).ok());
-  for (const auto& [sys, file] : fmts) ev->AddFormat(sys, Fixture(file));
-  return ev;
-}
-
-// Builds a payload for `ev` by field name.
-class Payload {
- public:
-  Payload(TraceEvents& events, int id, bool big_endian = false)
-      : ev_(events.Find(id)), big_(big_endian) {
-    EXPECT_NE(ev_, nullptr);
-    buf_.assign(FixedSize(ev_), '\0');
-    Put("common_type", id);
-    Put("common_pid", 4242);
-  }
-  Payload& Put(const char* name, uint64_t v) {
-    struct tep_format_field* f = tep_find_any_field(ev_, name);
-    EXPECT_NE(f, nullptr) << name;
-    for (int i = 0; i < f->size; ++i) {
-      int shift = big_ ? (f->size - 1 - i) * 8 : i * 8;
-      buf_[f->offset + i] = static_cast<char>((v >> shift) & 0xff);
-    }
-    return *this;
-  }
-  Payload& PutStr(const char* name, std::string_view s) {
-    struct tep_format_field* f = tep_find_field(ev_, name);
-    EXPECT_NE(f, nullptr) << name;
-    if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-      // __data_loc: append the string (with NUL) and point at it.
-      uint32_t off = buf_.size(), len = s.size() + 1;
-      buf_.append(s);
-      buf_.push_back('\0');
-      return Put(name, (uint64_t{len} << 16) | off);
-    }
-    std::memcpy(buf_.data() + f->offset, s.data(), std::min<size_t>(s.size(), f->size));
-    return *this;
-  }
-  std::string_view raw() const { return buf_; }
-  std::string& buf() { return buf_; }
-
- private:
-  struct tep_event* ev_;
-  bool big_;
-  std::string buf_;
-};
 
 TEST(TepDecoder, SchedSwitch618) {
   auto ev = Load({{"sched", "sched_switch.format"}});
@@ -360,82 +307,6 @@ TEST(TepDecoder, BigEndianFile) {
   EXPECT_EQ(std::get<SchedWakeup>(e.body).pid, 77);
   EXPECT_EQ(std::get<SchedWakeup>(e.body).target_cpu, 2);
   EXPECT_EQ(e.tid, 4242);
-}
-
-int FormatId(const std::string& file) {
-  std::string fmt = Fixture(file);
-  return std::stoi(fmt.substr(fmt.find("ID: ") + 4));
-}
-
-// SchedFastDecoder's fixed layouts (the 6.18 formats here) engage, and give the bodies the
-// TepDecoder's generic reads give; a big-endian file takes the generic path.
-TEST(SchedFastDecoder, FixedLayoutsMatchTheGenericReads) {
-  auto ev = Load({{"sched", "sched_switch.format"}, {"sched", "sched_waking.format"},
-                  {"sched", "sched_stat_runtime.format"}});
-  TepDecoder dec(ev.get());
-  SchedFastDecoder fast(/*big_endian=*/false);
-  auto add = [&](int id) {
-    SchedLayout l;
-    EXPECT_TRUE(dec.SchedLayoutOf(id, &l)) << id;
-    int h = fast.Add(l);
-    EXPECT_GE(h, 0) << id;
-    EXPECT_TRUE(fast.fixed(h)) << id;
-    return h;
-  };
-  Payload sw(*ev, 372);
-  sw.PutStr("prev_comm", "kworker/0:1 x").Put("prev_pid", 17).Put("prev_prio", 120);
-  sw.Put("prev_state", 0x100).PutStr("next_comm", "0123456789abcdef").Put("next_pid", 0xfffffffe);
-  Payload wk(*ev, FormatId("sched_waking.format"));
-  wk.PutStr("comm", "bash").Put("pid", 99).Put("prio", 120).Put("target_cpu", 3);
-  Payload rt(*ev, FormatId("sched_stat_runtime.format"));
-  rt.PutStr("comm", "stress-ng-cpu").Put("pid", 1234).Put("runtime", 5000000000ull);
-  const int hsw = add(372), hwk = add(FormatId("sched_waking.format"));
-  const int hrt = add(FormatId("sched_stat_runtime.format"));
-  Event e;
-  Body b;
-  ASSERT_TRUE(dec.Decode(sw.raw(), e));
-  fast.Decode(hsw, sw.raw(), &b);
-  const auto& s1 = std::get<SchedSwitch>(e.body);
-  const auto& s2 = std::get<SchedSwitch>(b);
-  EXPECT_EQ(s2.prev_comm, s1.prev_comm);
-  EXPECT_EQ(s2.next_comm, "0123456789abcdef");  // a full comm[16] without its NUL
-  EXPECT_EQ(s2.next_comm, s1.next_comm);
-  EXPECT_EQ(s2.prev_pid, 17);
-  EXPECT_EQ(s2.next_pid, -2);  // pid_t is signed
-  EXPECT_EQ(s2.next_pid, s1.next_pid);
-  EXPECT_EQ(s2.prev_prio, s1.prev_prio);
-  EXPECT_EQ(s2.next_prio, s1.next_prio);
-  EXPECT_EQ(s2.prev_state.ToString(), "R+");
-  EXPECT_EQ(s2.prev_state.ToString(), s1.prev_state.ToString());
-  // The same body object takes the next kinds (the alternative is replaced or reset).
-  for (int pass = 0; pass < 2; ++pass) {
-    ASSERT_TRUE(dec.Decode(wk.raw(), e));
-    fast.Decode(hwk, wk.raw(), &b);
-    const auto& w1 = std::get<SchedWakeup>(e.body);
-    const auto& w2 = std::get<SchedWakeup>(b);
-    EXPECT_EQ(w2.kind, SchedWakeup::Kind::kWaking);
-    EXPECT_EQ(w2.comm, w1.comm);
-    EXPECT_EQ(w2.pid, w1.pid);
-    EXPECT_EQ(w2.prio, w1.prio);
-    EXPECT_EQ(w2.target_cpu, 3);
-    EXPECT_EQ(w2.success, w1.success);
-  }
-  ASSERT_TRUE(dec.Decode(rt.raw(), e));
-  fast.Decode(hrt, rt.raw(), &b);
-  const auto& r1 = std::get<SchedStat>(e.body);
-  const auto& r2 = std::get<SchedStat>(b);
-  EXPECT_EQ(r2.comm, "stress-ng-cpu");  // __data_loc
-  EXPECT_EQ(r2.comm, r1.comm);
-  EXPECT_EQ(r2.pid, r1.pid);
-  EXPECT_EQ(r2.delay_ns, 5000000000ull);
-  EXPECT_EQ(r2.vruntime, r1.vruntime);
-
-  SchedFastDecoder swapped(/*big_endian=*/true);
-  SchedLayout l;
-  ASSERT_TRUE(dec.SchedLayoutOf(372, &l));
-  int h = swapped.Add(l);
-  ASSERT_GE(h, 0);
-  EXPECT_FALSE(swapped.fixed(h));
 }
 
 TEST(TepDecoder, WorksOnAPreparsedTepHandle) {
