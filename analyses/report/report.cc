@@ -547,29 +547,13 @@ std::vector<const Entry*> SortedRows(const ReportSink& r, const Table& t, uint64
     if (k == Key::kSym) add(k, true, 64);
   }
   const bool two_threads = r.options().threads >= 2;
-  switch (word + 1) {
-    case 0:
-      SortByWords<2>(fields, ranks, children, two_threads, &rows);
-      break;
-    case 1:
-      SortByWords<3>(fields, ranks, children, two_threads, &rows);
-      break;
-    case 2:
-      SortByWords<4>(fields, ranks, children, two_threads, &rows);
-      break;
-    case 3:
-      SortByWords<5>(fields, ranks, children, two_threads, &rows);
-      break;
-    case 4:
-      SortByWords<6>(fields, ranks, children, two_threads, &rows);
-      break;
-    case 5:
-      SortByWords<7>(fields, ranks, children, two_threads, &rows);
-      break;
-    default:
-      SortByWords<8>(fields, ranks, children, two_threads, &rows);
-      break;
-  }
+  // One instantiation per count of words (the 2 values and 0..6 packed words: five keys at
+  // most, the symbol's two).
+  using SortFn = decltype(&SortByWords<2>);
+  static constexpr SortFn kSort[] = {&SortByWords<2>, &SortByWords<3>, &SortByWords<4>,
+                                     &SortByWords<5>, &SortByWords<6>, &SortByWords<7>,
+                                     &SortByWords<8>};
+  kSort[std::min(word + 1, 6)](fields, ranks, children, two_threads, &rows);
   return rows;
 }
 
