@@ -121,15 +121,11 @@ bool ParseCpuLost(std::string_view line, Header* h) {
   return true;
 }
 
-// `n` decimal digits at `p` (n <= 18), or -1 when one is not a digit.
+// `n` (1..18) decimal digits at `p`, or -1 when one is not a digit (core/strings.h's parser:
+// digits only, no sign).
 inline int64_t Digits(const char* p, size_t n) {
   uint64_t v = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const unsigned d = static_cast<unsigned char>(p[i]) - unsigned{'0'};
-    if (d > 9) return -1;
-    v = v * 10 + d;
-  }
-  return static_cast<int64_t>(v);
+  return ParseDecimal<uint64_t>(std::string_view(p, n), &v) ? static_cast<int64_t>(v) : -1;
 }
 
 // The first six blank-separated words of a trimmed line (a missing one begins and ends at
