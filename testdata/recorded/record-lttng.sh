@@ -32,7 +32,26 @@ clear_filters() {
     [ "$(cat "$f" 2>/dev/null)" = none ] || echo 0 > "$f" 2>/dev/null
   done
 }
-tk_cleanup_extra() { clear_filters; }
+# perf (6.1 on kernel 6.18, seen here) records no tracepoint raised by an interrupt taken while
+# the idle task runs, where tracefs does: on a quiet machine the perf side had no
+# irq_handler_entry at all (tracefs: 34). One busy shell loop per CPU during the window keeps
+# a task on every CPU, so both sides see the interrupts; the loops make no syscalls and no
+# page events, only sched_switch/irq context in both files.
+spinners=()
+start_spinners() {
+  local c
+  for ((c = 0; c < $(nproc); c++)); do
+    taskset -c "$c" sh -c 'while :; do :; done' &
+    spinners+=($!)
+  done
+}
+stop_spinners() {
+  ((${#spinners[@]})) || return 0
+  kill "${spinners[@]}" 2>/dev/null
+  wait "${spinners[@]}" 2>/dev/null
+  spinners=()
+}
+tk_cleanup_extra() { stop_spinners; clear_filters; }
 tk_begin lttng "$@"
 
 workload() {
@@ -62,6 +81,7 @@ perf_ev=()
 # most of the file; the tracefs side gets the same filter on perf's pid.
 for ev in "${events[@]}"; do perf_ev+=(-e "${ev/\//:}" --exclude-perf); done
 tk_tracefs_setup 8192 "${events[@]}"
+start_spinners
 tk_perf_start "$stage/lttng.perf.data" -m 1024 "${perf_ev[@]}"
 for ev in "${events[@]}"; do
   case $ev in sched/*) ;; *) echo "common_pid != $TK_PERF_PID" > "$TRACEFS/events/$ev/filter" ;; esac
@@ -70,6 +90,7 @@ tk_tracefs_start
 workload
 tk_tracefs_stop
 tk_perf_stop
+stop_spinners
 clear_filters
 mv -f "$stage/lttng.perf.data" "$out/" && chmod 644 "$out/lttng.perf.data"
 TK_SAVE_SYSTEMS="sched irq raw_syscalls kmem" tk_tracefs_save "$out/lttng"
