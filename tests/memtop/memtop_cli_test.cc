@@ -98,8 +98,10 @@ TEST(MemtopCli, PagesAreTwoToTheOrder) {
         const uint64_t pages = uint64_t{1} << order;
         if (m[2] == "mm_page_alloc") {
           ++t.allocs, t.alloc_pages += pages, ++allocs, alloc_bytes += 4096 * pages;
+          const size_t at = line.find("migratetype=");
+          ASSERT_NE(at, std::string::npos) << line;
           int mt = -1;
-          ASSERT_EQ(std::sscanf(line.c_str() + line.find("migratetype="), "migratetype=%d", &mt), 1);
+          ASSERT_EQ(std::sscanf(line.c_str() + at, "migratetype=%d", &mt), 1) << line;
           ++order_mt[{order, mt}];
         } else {
           ++t.frees, t.free_pages += pages;

@@ -115,7 +115,8 @@ TEST(ScriptFamilies, JsonFieldsAreTypedAndSourceIndependent) {
   // Each family's first event as perf decodes it (a perf script -s Python handler printing the
   // first event of each name with its fields; perf script's first lines say the same).
   ASSERT_EQ(bin.size(), 10u);
-  EXPECT_EQ(bin["irq:irq_handler_entry"], nlohmann::json::parse(R"({"irq":36,"name":"virtio1-req.0"})"));
+  EXPECT_EQ(bin["irq:irq_handler_entry"],
+            nlohmann::json::parse(R"({"irq":36,"name":"virtio1-req.0"})"));
   EXPECT_EQ(bin["irq:irq_handler_exit"], nlohmann::json::parse(R"({"irq":36,"ret":1})"));
   EXPECT_EQ(bin["irq:softirq_raise"], nlohmann::json::parse(R"({"vec":1})"));
   EXPECT_EQ(bin["raw_syscalls:sys_exit"], nlohmann::json::parse(R"({"id":270,"ret":1})"));
