@@ -9,7 +9,8 @@
 #    mm_page_free, mm_page_free_batched.
 #    Workload (~0.05 s): dd 64 KiB blocks /dev/zero → a tmpfs file and back, 8 direct sync
 #    4 KiB writes to disk (block interrupts), `ls`, `cat` of a missing file (errors).
-#    The machine's other tasks are recorded too (-a): the files are what a busy box gives.
+#    The machine's other tasks are recorded too (-a): record on an idle machine (the
+#    committed testdata/lttng/recorded was; on a busy one half the files were other tasks).
 # 2. perf's own recorders, anchors for tk's --compat modes (perf-only files):
 #      trace.perf.data   perf trace record of the same workload; trace.summary.txt is
 #                        `perf trace -s -i trace.perf.data` (perf 6.1)

@@ -1,7 +1,7 @@
 // tk irq on testdata/lttng/recorded (one run: perf record -a and tracefs at once, made by
 // testdata/recorded/record-lttng.sh):
 // - counts and total durations per IRQ and softirq vector equal an independent pairing of
-//   `perf script`'s text done here (not by tk);
+//   `perf script`'s text, and of `trace-cmd report`'s, done here (not by tk);
 // - perf.data = its perf script text; trace.dat = trace-cmd report = the tracefs text;
 // - hist / freq / log against tk's goldens; a file without irq events → one line, exit 1.
 #include <algorithm>
@@ -26,23 +26,29 @@ struct Totals {
 };
 using Table = std::map<std::pair<bool, int>, Totals>;  // (soft, number)
 
-// Pairs "irq:irq_handler_entry: irq=N" with the next exit of the same irq on the same CPU,
-// and softirq_entry/exit per (CPU, vec), from perf script's default output:
+// Pairs "irq_handler_entry: irq=N" with the next exit of the same irq on the same CPU, and
+// softirq_entry/exit per (CPU, vec), from perf script's default output or trace-cmd report's:
 //   comm  tid [cpu] secs.usecs:  irq:irq_handler_entry: irq=36 name=virtio1-req.0
-Table CountFromPerfScript(const std::string& text) {
+//   comm-tid  [cpu] secs.usecs: irq_handler_entry:    irq=36 name=virtio1-req.0
+Table CountFromText(const std::string& text) {
   Table t;
   std::map<int, std::pair<int, int64_t>> hard;  // cpu → (irq, µs)
   std::map<std::pair<int, int>, int64_t> soft;  // (cpu, vec) → µs
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
-    size_t lb = line.find(" ["), ev = line.find(" irq:");
+    size_t lb = line.find(" ["), ev = line.find(" irq:"), skip = 5;  // perf: "system:name"
+    if (ev == std::string::npos) {
+      ev = line.find(": irq_handler_");  // trace-cmd: the name alone
+      if (ev == std::string::npos) ev = line.find(": softirq_");
+      skip = 2;
+    }
     if (lb == std::string::npos || ev == std::string::npos) continue;
     int cpu = 0;
     long sec = 0, usec = 0;
     if (std::sscanf(line.c_str() + lb, " [%d] %ld.%ld:", &cpu, &sec, &usec) != 3) continue;
     int64_t us = sec * 1000000 + usec;
-    std::string rest = line.substr(ev + 5);
+    std::string rest = line.substr(ev + skip);
     int n = 0;
     if (std::sscanf(rest.c_str(), "irq_handler_entry: irq=%d", &n) == 1) {
       hard[cpu] = {n, us};
@@ -100,10 +106,17 @@ void ExpectSame(const Table& a, const Table& b, const std::string& what) {
 }
 
 TEST(IrqCli, CountsEqualIndependentPairingOfPerfScript) {
-  Table ref = CountFromPerfScript(ReadFile(SourcePath(kDir + "lttng.perf-script.txt")));
+  Table ref = CountFromText(ReadFile(SourcePath(kDir + "lttng.perf-script.txt")));
   ASSERT_GE(ref.size(), 3u);
   ExpectSame(ref, Tk("lttng.perf.data"), "perf.data");
   ExpectSame(ref, Tk("lttng.perf-script.txt"), "perf script");
+}
+
+TEST(IrqCli, CountsEqualIndependentPairingOfTraceCmdReport) {
+  Table ref = CountFromText(ReadFile(SourcePath(kDir + "lttng.report.txt")));
+  ASSERT_EQ(ref.size(), 5u);  // irq 36; vectors 1, 4, 7, 9 (the README)
+  EXPECT_EQ(ref[std::make_pair(false, 36)].count, 29u);
+  ExpectSame(ref, Tk("lttng.trace.dat"), "trace.dat");
 }
 
 TEST(IrqCli, TraceDatEqualsItsTexts) {

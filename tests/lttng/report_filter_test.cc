@@ -84,7 +84,7 @@ TEST(ReportFilter, IrqByCpuAndTime) {
   for (std::string line; std::getline(in, line);) rows.push_back(nlohmann::json::parse(line));
   ASSERT_GT(rows.size(), 50u);
   const int64_t mid = rows[rows.size() / 2]["begin_ns"].get<int64_t>();
-  // "2021.412345678" seconds: the window starts at the middle interrupt's entry.
+  // "SECONDS.NNNNNNNNN" (--time's form): the window starts at the middle interrupt's entry.
   const std::string at = std::to_string(mid / 1000000000) + "." +
                          std::string(9 - std::to_string(mid % 1000000000).size(), '0') +
                          std::to_string(mid % 1000000000);

@@ -2,8 +2,14 @@
 // - --compat perf-kmem on kmem.perf.data (perf kmem --page record) = kmem.stat.txt, perf 6.1's
 //   `perf kmem --page stat` of the same file, byte for byte;
 // - perf.data = its perf script text; trace.dat = trace-cmd report = the tracefs text;
-// - the text report against tk's golden; a file without kmem events → one line, exit 1.
+// - the text report against tk's golden; a file without kmem events → one line, exit 1;
+// - pages = 2^order, on a copy of the tracefs text with orders 0-5 written in (the recording
+//   has order-0 pages only), against sums made in the test from that text.
+#include <cstdio>
+#include <fstream>
 #include <map>
+#include <regex>
+#include <sstream>
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -66,6 +72,74 @@ TEST(MemtopCli, TextGoldenAndFilters) {
   uint64_t want = 0;
   for (const auto& t : all["tasks"]) want += t["alloc_pages"].get<uint64_t>();
   EXPECT_EQ(sum, want);
+}
+
+// The quiet recording's page events are all of order 0, so nothing above checks 2^order. A copy
+// of its tracefs text gets orders 0-5 in turn; every number is then summed here from the text.
+TEST(MemtopCli, PagesAreTwoToTheOrder) {
+  std::ifstream src(SourcePath(kDir + "lttng.ftrace.txt"));
+  ASSERT_TRUE(src) << "missing fixture";
+  const std::string copy = ::testing::TempDir() + "/memtop-orders.txt";
+  struct Task {
+    uint64_t allocs = 0, alloc_pages = 0, frees = 0, free_pages = 0;
+  };
+  std::map<int, Task> want;
+  uint64_t allocs = 0, alloc_bytes = 0, frees = 0, free_bytes = 0, n = 0;
+  std::map<std::pair<int, int>, uint64_t> order_mt;  // (order, migratetype) → allocations
+  const std::regex event(R"(-(\d+) +\[\d+\] .* (mm_page_(?:alloc|free|free_batched)): .*order=0)");
+  {
+    std::ofstream out(copy);
+    std::smatch m;
+    for (std::string line; std::getline(src, line);) {
+      if (std::regex_search(line, m, event)) {
+        const int order = static_cast<int>(n++ % 6);
+        line.replace(line.find("order=0"), 7, "order=" + std::to_string(order));
+        Task& t = want[std::stoi(m[1])];
+        const uint64_t pages = uint64_t{1} << order;
+        if (m[2] == "mm_page_alloc") {
+          ++t.allocs, t.alloc_pages += pages, ++allocs, alloc_bytes += 4096 * pages;
+          const size_t at = line.find("migratetype=");
+          ASSERT_NE(at, std::string::npos) << line;
+          int mt = -1;
+          ASSERT_EQ(std::sscanf(line.c_str() + at, "migratetype=%d", &mt), 1) << line;
+          ++order_mt[{order, mt}];
+        } else {
+          ++t.frees, t.free_pages += pages;
+          if (m[2] == "mm_page_free") ++frees, free_bytes += 4096 * pages;  // perf's rule
+        }
+      }
+      out << line << "\n";
+    }
+  }
+  ASSERT_EQ(n, 1276u + 1154u + 1015u);  // the README's trace.dat counts
+  RunResult r = RunTk({"memtop", "--json", "--top", "0", copy});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  std::map<int, Task> got;
+  for (const auto& t : j["tasks"]) {
+    got[t["tid"].get<int>()] = {t["allocs"].get<uint64_t>(), t["alloc_pages"].get<uint64_t>(),
+                                t["frees"].get<uint64_t>(), t["free_pages"].get<uint64_t>()};
+  }
+  ASSERT_EQ(got.size(), want.size());
+  for (const auto& [tid, w] : want) {
+    const Task& g = got[tid];
+    EXPECT_EQ(g.allocs, w.allocs) << tid;
+    EXPECT_EQ(g.alloc_pages, w.alloc_pages) << tid;
+    EXPECT_EQ(g.frees, w.frees) << tid;
+    EXPECT_EQ(g.free_pages, w.free_pages) << tid;
+  }
+  const nlohmann::json& k = j["perf_kmem"];
+  EXPECT_EQ(k["allocs"], allocs);
+  EXPECT_EQ(k["alloc_bytes"], alloc_bytes);
+  EXPECT_EQ(k["frees"], frees);
+  EXPECT_EQ(k["free_bytes"], free_bytes);
+  for (int order = 0; order < 11; ++order) {
+    for (int mt = 0; mt < 5; ++mt) {
+      const auto it = order_mt.find({order, mt});
+      EXPECT_EQ(k["order_migratetype"][order][mt], it == order_mt.end() ? 0 : it->second)
+          << order << " " << mt;
+    }
+  }
 }
 
 TEST(MemtopCli, NoKmemEventsNamesWhatToRecord) {

@@ -73,8 +73,11 @@ TEST(ScriptFamilies, PerfDataPrintsAsPerfScript) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string want = WithoutGfp(ReadFile(want_file));
   EXPECT_EQ(WithoutGfp(r.out), want) << UnifiedDiff(want, WithoutGfp(r.out));
+  // 927 allocations of GFP_HIGHUSER_MOVABLE|__GFP_COMP, 0x140cca to perf's own decoding (a
+  // perf script -s Python handler) and to trace-cmd report -R of the same kernel's format.
   EXPECT_NE(r.out.find("gfp_flags=0x140cca\n"), std::string::npos);
-  EXPECT_GT(FamilyTexts(want).size(), 30000u);  // the families are most of the file
+  // The families are most of the file: 7983 of its 8137 lines (awk over the anchor's text).
+  EXPECT_EQ(FamilyTexts(want).size(), 7983u);
 }
 
 TEST(ScriptFamilies, TraceDatPrintsAsTraceCmdReport) {
@@ -84,7 +87,7 @@ TEST(ScriptFamilies, TraceDatPrintsAsTraceCmdReport) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto want = FamilyTexts(WithoutGfp(ReadFile(want_file)));
   auto got = FamilyTexts(WithoutGfp(r.out));
-  ASSERT_GT(want.size(), 10000u);
+  ASSERT_EQ(want.size(), 6446u);  // of the 6566 events (awk over the anchor's text)
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < want.size(); ++i) {
     ASSERT_EQ(got[i], want[i]) << "family event " << i;
@@ -109,17 +112,21 @@ TEST(ScriptFamilies, JsonFieldsAreTypedAndSourceIndependent) {
   };
   auto bin = firsts(SourcePath(kDir + "lttng.perf.data"));
   auto text = firsts(SourcePath(kDir + "lttng.perf-script.txt"));
+  // Each family's first event as perf decodes it (a perf script -s Python handler printing the
+  // first event of each name with its fields; perf script's first lines say the same).
   ASSERT_EQ(bin.size(), 10u);
-  EXPECT_EQ(bin["irq:irq_handler_entry"], nlohmann::json::parse(R"({"irq":31,"name":"virtio0-stats"})"));
-  EXPECT_EQ(bin["irq:irq_handler_exit"], nlohmann::json::parse(R"({"irq":31,"ret":1})"));
-  EXPECT_EQ(bin["irq:softirq_raise"], nlohmann::json::parse(R"({"vec":9})"));
-  EXPECT_EQ(bin["raw_syscalls:sys_exit"], nlohmann::json::parse(R"({"id":10,"ret":0})"));
+  EXPECT_EQ(bin["irq:irq_handler_entry"],
+            nlohmann::json::parse(R"({"irq":36,"name":"virtio1-req.0"})"));
+  EXPECT_EQ(bin["irq:irq_handler_exit"], nlohmann::json::parse(R"({"irq":36,"ret":1})"));
+  EXPECT_EQ(bin["irq:softirq_raise"], nlohmann::json::parse(R"({"vec":1})"));
+  EXPECT_EQ(bin["raw_syscalls:sys_exit"], nlohmann::json::parse(R"({"id":270,"ret":1})"));
   EXPECT_EQ(bin["raw_syscalls:sys_enter"]["args"].size(), 6u);
-  EXPECT_EQ(bin["kmem:mm_page_free"], nlohmann::json::parse(R"({"pfn":2005433,"order":0})"));
+  EXPECT_EQ(bin["kmem:mm_page_free"], nlohmann::json::parse(R"({"pfn":1096419,"order":0})"));
   for (auto& [ev, fields] : bin) {
     nlohmann::json t = text[ev];
     if (ev == "kmem:mm_page_alloc") {
-      EXPECT_EQ(fields["gfp_flags"], 1314250);  // text prints the flags' names: left out
+      // GFP_KERNEL_ACCOUNT|__GFP_ZERO|__GFP_COMP; text prints the flags' names: left out.
+      EXPECT_EQ(fields["gfp_flags"], 0x440dc0);
       fields.erase("gfp_flags");
     }
     EXPECT_EQ(fields, t) << ev;

@@ -4,8 +4,12 @@
 // - tk's own counts against perf's: calls + exit_only per thread = perf's calls (perf times
 //   an exit without enter as 0 ms, tk lists it apart);
 // - perf.data = its perf script text; trace.dat = trace-cmd report = the tracefs text;
+// - per thread, trace.dat's calls, errors and open calls = a pairing of trace-cmd report's
+//   text done here (not by tk);
 // - --summary / --errno goldens; a file without syscalls → one line, exit 1.
+#include <cstdio>
 #include <map>
+#include <sstream>
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -99,6 +103,55 @@ TEST(SyscallsCli, EveryInputSameNumbers) {
   ASSERT_GT(dat.size(), 50u);
   ExpectSame(dat, TkCalls("lttng.report.txt"), "trace-cmd report");
   ExpectSame(dat, TkCalls("lttng.ftrace.txt"), "ftrace text");
+}
+
+// Per thread: completed calls, errors, exit_only, enter_only, paired here from trace-cmd
+// report's "comm-tid [cpu] secs: sys_enter: NR n (...)" / "sys_exit: NR n = ret" lines by the
+// rules of docs/syscalls.md (an enter and the thread's next exit of the same number; NR -1 is
+// rt_sigreturn's exit, not a call).
+TEST(SyscallsCli, TraceDatEqualsIndependentPairingOfTraceCmdReport) {
+  std::map<int, std::vector<uint64_t>> want;  // tid → {count, errors, exit_only, enter_only}
+  std::map<int, long> open;                   // tid → NR of its open enter
+  std::istringstream in(ReadFile(SourcePath(kDir + "lttng.report.txt")));
+  for (std::string line; std::getline(in, line);) {
+    size_t lb = line.find(" ["), dash = line.rfind('-', lb);
+    size_t enter = line.find(": sys_enter:"), exit = line.find(": sys_exit:");
+    if (lb == std::string::npos || dash == std::string::npos ||
+        (enter == std::string::npos && exit == std::string::npos))
+      continue;
+    const int tid = std::stoi(line.substr(dash + 1, lb - dash - 1));
+    std::vector<uint64_t>& w = want.try_emplace(tid, 4, 0).first->second;
+    long nr = 0, ret = 0;
+    const bool is_enter = enter != std::string::npos;
+    const char* rest = line.c_str() + (is_enter ? enter + 12 : exit + 11);
+    if (is_enter) {
+      ASSERT_EQ(std::sscanf(rest, " NR %ld", &nr), 1) << line;
+      w[3] += open.count(tid);
+      open[tid] = nr;
+      continue;
+    }
+    ASSERT_EQ(std::sscanf(rest, " NR %ld = %ld", &nr, &ret), 2) << line;
+    auto it = open.find(tid);
+    const bool paired = it != open.end() && it->second == nr;
+    if (nr == -1 || !paired) w[3] += it != open.end();
+    if (it != open.end()) open.erase(it);
+    if (nr == -1) continue;
+    if (paired) {
+      ++w[0];
+      w[1] += ret >= -4095 && ret <= -1;
+    } else {
+      ++w[2];
+    }
+  }
+  for (const auto& [tid, nr] : open) ++want[tid][3];
+  ASSERT_EQ(want.size(), 9u);
+  Calls tk = TkCalls("lttng.trace.dat");
+  std::map<int, std::vector<uint64_t>> got;
+  for (const auto& [key, c] : tk) {
+    std::vector<uint64_t>& g = got.try_emplace(key.first, 4, 0).first->second;
+    g[0] += c.count, g[1] += c.errors, g[2] += c.exit_only, g[3] += c.enter_only;
+  }
+  EXPECT_EQ(got, want);
 }
 
 TEST(SyscallsCli, Goldens) {
