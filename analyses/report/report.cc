@@ -214,6 +214,8 @@ absl::Status ReportSink::OnEvent(const Event& e) {
     thread_comm_[c.tid] = thread_strings_.Intern(c.comm);
     return absl::OkStatus();
   }
+  if (e.kind() != EventKind::kSample) return absl::OkStatus();
+  ++samples_seen_;
   if (key_pid_) {
     std::string_view& last = thread_comm_[e.tid];
     if (last != e.comm) last = thread_strings_.Intern(e.comm);
