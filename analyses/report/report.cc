@@ -204,17 +204,14 @@ uint32_t ReportSink::SlowEntry(Table& t, uint64_t ctx, const Event& e, const Fra
 }
 
 absl::Status ReportSink::OnEvent(const Event& e) {
-  if (e.kind() == EventKind::kLost) {
-    const Lost& l = std::get<Lost>(e.body);
-    if (l.kind == Lost::Kind::kLostSamples) lost_samples_ += l.count;
+  if (e.kind() != EventKind::kSample) {  // samples first: nearly every event is one
+    if (const Lost* l = std::get_if<Lost>(&e.body)) {
+      if (l->kind == Lost::Kind::kLostSamples) lost_samples_ += l->count;
+    } else if (const Comm* c = std::get_if<Comm>(&e.body)) {
+      thread_comm_[c->tid] = thread_strings_.Intern(c->comm);
+    }
     return absl::OkStatus();
   }
-  if (e.kind() == EventKind::kComm) {
-    const Comm& c = std::get<Comm>(e.body);
-    thread_comm_[c.tid] = thread_strings_.Intern(c.comm);
-    return absl::OkStatus();
-  }
-  if (e.kind() != EventKind::kSample) return absl::OkStatus();
   ++samples_seen_;
   if (key_pid_) {
     std::string_view& last = thread_comm_[e.tid];
