@@ -204,16 +204,15 @@ uint32_t ReportSink::SlowEntry(Table& t, uint64_t ctx, const Event& e, const Fra
 }
 
 absl::Status ReportSink::OnEvent(const Event& e) {
-  if (e.kind() == EventKind::kLost) {
-    const Lost& l = std::get<Lost>(e.body);
-    if (l.kind == Lost::Kind::kLostSamples) lost_samples_ += l.count;
+  if (e.kind() != EventKind::kSample) {  // samples first: nearly every event is one
+    if (const Lost* l = std::get_if<Lost>(&e.body)) {
+      if (l->kind == Lost::Kind::kLostSamples) lost_samples_ += l->count;
+    } else if (const Comm* c = std::get_if<Comm>(&e.body)) {
+      thread_comm_[c->tid] = thread_strings_.Intern(c->comm);
+    }
     return absl::OkStatus();
   }
-  if (e.kind() == EventKind::kComm) {
-    const Comm& c = std::get<Comm>(e.body);
-    thread_comm_[c.tid] = thread_strings_.Intern(c.comm);
-    return absl::OkStatus();
-  }
+  ++samples_seen_;
   if (key_pid_) {
     std::string_view& last = thread_comm_[e.tid];
     if (last != e.comm) last = thread_strings_.Intern(e.comm);
@@ -487,9 +486,25 @@ void SortByWords(const std::vector<Field>& fields,
   std::thread second([&] { make_and_sort(mid, n); });
   make_and_sort(0, mid);
   second.join();
+  // The merge from both ends at once: this thread writes the first half of the order, the
+  // second thread the last half from the back. Both take the second half's row on a tie (the
+  // front takes the first half's only when smaller; the back takes the first half's unless
+  // smaller), so they write the one merged order apart.
+  const size_t front = n / 2;
+  second = std::thread([&] {
+    size_t a = mid, b = n;  // one past the tails
+    for (size_t i = n; i-- > front;) {
+      if (a > 0 && (b == mid || !(sorted[a - 1] < sorted[b - 1]))) {
+        (*rows)[i] = sorted[--a].en;
+      } else {
+        (*rows)[i] = sorted[--b].en;
+      }
+    }
+  });
   size_t a = 0, b = mid;
-  for (size_t i = 0; i < n; ++i)
+  for (size_t i = 0; i < front; ++i)
     (*rows)[i] = (b == n || (a < mid && sorted[a] < sorted[b])) ? sorted[a++].en : sorted[b++].en;
+  second.join();
 }
 
 }  // namespace
@@ -520,33 +535,47 @@ std::vector<const Entry*> SortedRows(const ReportSink& r, const Table& t, uint64
     used += bits;
     fields.push_back({k, addr, bits, word, 64 - used});
   };
+  // The string keys' ranks (each key once), the last of them on a second thread for a large
+  // table with two threads.
+  const bool two_threads = r.options().threads >= 2;
+  size_t distinct[5] = {};
+  std::vector<Key> ranked;
+  for (Key k : r.sort_keys()) {
+    if ((k == Key::kComm || k == Key::kDso || k == Key::kSym) &&
+        std::find(ranked.begin(), ranked.end(), k) == ranked.end())
+      ranked.push_back(k);
+  }
+  auto rank = [&](Key k) {
+    const int ki = static_cast<int>(k);
+    if (k == Key::kComm) {
+      rank_store[ki] = Ranks(rows, [](const Entry& en) { return en.comm; }, false, &distinct[ki]);
+    } else if (k == Key::kDso) {
+      rank_store[ki] = Ranks(rows, [](const Entry& en) { return en.dso; }, false, &distinct[ki]);
+    } else {
+      rank_store[ki] = Ranks(rows, [](const Entry& en) { return en.sym; }, true, &distinct[ki]);
+    }
+  };
+  if (two_threads && rows.size() >= kParallelRows && ranked.size() >= 2) {
+    std::thread second([&] { rank(ranked.back()); });
+    for (size_t i = 0; i + 1 < ranked.size(); ++i) rank(ranked[i]);
+    second.join();
+  } else {
+    for (Key k : ranked) rank(k);
+  }
   for (Key k : r.sort_keys()) {
     const int ki = static_cast<int>(k);
     if (ranks[ki] || std::any_of(fields.begin(), fields.end(), [k](const Field& f) {
           return f.key == k;
         }))
       continue;
-    size_t n = 0;
-    switch (k) {
-      case Key::kComm:
-        rank_store[ki] = Ranks(rows, [](const Entry& en) { return en.comm; }, false, &n);
-        break;
-      case Key::kDso:
-        rank_store[ki] = Ranks(rows, [](const Entry& en) { return en.dso; }, false, &n);
-        break;
-      case Key::kSym:
-        rank_store[ki] = Ranks(rows, [](const Entry& en) { return en.sym; }, true, &n);
-        break;
-      case Key::kPid:
-      case Key::kCpu:
-        add(k, false, 32);
-        continue;
+    if (k == Key::kPid || k == Key::kCpu) {
+      add(k, false, 32);
+      continue;
     }
     ranks[ki] = &rank_store[ki];
-    add(k, false, BitsFor(n));
+    add(k, false, BitsFor(distinct[ki]));
     if (k == Key::kSym) add(k, true, 64);
   }
-  const bool two_threads = r.options().threads >= 2;
   // One instantiation per count of words (the 2 values and 0..6 packed words: five keys at
   // most, the symbol's two).
   using SortFn = decltype(&SortByWords<2>);

@@ -194,13 +194,15 @@ char* Cell(const char* text, size_t len, size_t width, bool right, char* p) {
   return p;
 }
 
-// The bytes a row's cell may take past its width: a value's digits, a name's length.
-size_t CellBound(const ReportSink& r, const Column& c, const Entry& en) {
-  if (!c.is_key) return kMaxPercent;
-  return CellWidth(r, c, en) + 32;
+// The most bytes any row's cell of column `c` (`width` wide) takes: a value's digits, a
+// name's length (the widths span every row the filters keep, so no name is longer than its
+// column's width), 32 for a longer tid or cpu than the width assumes.
+size_t CellBound(const Column& c, size_t width) {
+  if (!c.is_key) return std::max(width, kMaxPercent);
+  return width + 32;
 }
 
-// Writes a cell at `p` (room for max(width, CellBound) bytes); returns its end.
+// Writes a cell at `p` (room for CellBound(c, width) bytes); returns its end.
 char* WriteCell(const ReportSink& r, const Column& c, const Entry& en, size_t width,
                 uint64_t total, char* p) {
   char buf[kMaxPercent];
@@ -263,18 +265,16 @@ void FormatRows(const ReportSink& r, const Layout& l, uint64_t total,
                 absl::Span<const Entry* const> rows, Flush flush) {
   constexpr size_t kChunk = 1 << 16;
   const ReportOptions& o = r.options();
-  size_t row_room = 1;
-  for (size_t i = 0; i < l.cols.size(); ++i) row_room += 2 + std::max<size_t>(l.widths[i], 32);
-  std::string buf(kChunk, '\0');
+  // Room for any row, so a row needs one comparison before it is written.
+  size_t room = 1;
+  for (size_t i = 0; i < l.cols.size(); ++i) room += 2 + CellBound(l.cols[i], l.widths[i]);
+  std::string buf(std::max(kChunk, room), '\0');
   size_t used = 0;
   for (const Entry* en : rows) {
     if (o.percent_limit > 0 && LimitPercent(r, *en, total) < o.percent_limit) continue;
-    size_t room = row_room;
-    for (const Column& c : l.cols) room += CellBound(r, c, *en);
     if (used + room > buf.size()) {
       flush(buf.data(), used);
       used = 0;
-      if (room > buf.size()) buf.resize(room);
     }
     char* p = buf.data() + used;
     for (size_t i = 0; i < l.cols.size(); ++i) {

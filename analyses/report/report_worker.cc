@@ -34,7 +34,8 @@ void ReportSink::Send(Table& t, const Event& e) {
                                    static_cast<uint32_t>(e.stack.size()),
                                    static_cast<uint32_t>(e.dropped_stack_ip.size())});
   b.frames.insert(b.frames.end(), e.stack.begin(), e.stack.end());
-  b.frames.insert(b.frames.end(), e.dropped_stack_ip.begin(), e.dropped_stack_ip.end());
+  if (!e.dropped_stack_ip.empty())  // rare: a second insert's cost on every sample otherwise
+    b.frames.insert(b.frames.end(), e.dropped_stack_ip.begin(), e.dropped_stack_ip.end());
   if (b.samples.size() >= kBatchSamples) pipe_->Put(std::move(batch_));
 }
 

@@ -84,5 +84,19 @@ TEST(ReportGolden, HelpAndBadInput) {
   EXPECT_NE(killed.exit_code, 2) << killed.err;
 }
 
+// A file without samples (a sched recording: tracepoints only) says what it lacks, as every
+// command that reads any event does; the sink counts its samples for it.
+TEST(ReportGolden, FileWithoutSamplesSaysSo) {
+  const std::string file = SourcePath("testdata/sched/chain.perf.data");
+  for (const char* threads : {"1", "2"}) {
+    RunResult r = RunTk({"report", "--threads", threads, "--no-host-kallsyms", file});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "tk: " + file +
+                         ": none of the events this command reads (tk info lists what the file "
+                         "holds)\n");
+  }
+}
+
 }  // namespace
 }  // namespace tk::testing
