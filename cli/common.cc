@@ -167,8 +167,8 @@ class KeyEventCounter final : public EventSink {
   uint64_t events_ = 0;
 };
 
-// The one line for an input without the key events of an analysis: what is missing and how
-// to record it.
+}  // namespace
+
 std::string MissingEvents(EventMask wants) {
   constexpr const char* kAnyEvent =
       "none of the events this command reads (tk info lists what the file holds)";
@@ -181,8 +181,6 @@ std::string MissingEvents(EventMask wants) {
   }
   return kAnyEvent;
 }
-
-}  // namespace
 
 namespace {
 std::unique_ptr<OpenedInput> g_opened;  // OpenInputOnce's, until RunPipeline takes it

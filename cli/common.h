@@ -47,6 +47,10 @@ struct FoldNameFlags {
 };
 void AddFoldNameFlags(CLI::App& app, FoldNameFlags* f, const std::string& filter_help);
 
+// The one line for an input without the key events of a sink that wants `wants`: what is
+// missing and how to record it (RunPipeline's check; a Pipeline::nothing_reason may reuse it).
+std::string MissingEvents(EventMask wants);
+
 // What a command adds to the one pipeline (RunPipeline); every member is optional.
 struct Pipeline {
   // Receives the detected format.

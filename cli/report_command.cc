@@ -103,10 +103,7 @@ int RunReport(int argc, char** argv) {
   // reads any event.
   Pipeline p;
   p.nothing_reason = [&sink] {
-    return sink.samples_seen() > 0
-               ? std::string()
-               : std::string("none of the events this command reads (tk info lists what the "
-                             "file holds)");
+    return sink.samples_seen() > 0 ? std::string() : MissingEvents(sink.wants());
   };
   if (int rc = RunPipeline(path, popts, sink, p); rc != kExitOk) return rc;
   return Write(sink, json);
