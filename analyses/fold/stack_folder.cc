@@ -4,19 +4,16 @@
 #include <cstring>
 
 #include "analyses/fold/frame_name.h"
+#include "core/strings.h"
 
 namespace tk::analyses::fold {
 
-uint32_t StackFolder::NameId(const Frame& f, bool java) {
-  const FrameKey k{f.symbol.data(), f.dso.data(), static_cast<uint32_t>(f.symbol.size()),
-                   static_cast<uint32_t>(f.dso.size()), opt_.names.include_addrs ? f.ip : 0,
-                   java};
-  FrameMemo& m = frame_memo_[(FrameKeyHash{}(k) >> 20) % kFrameMemo];
+uint32_t StackFolder::NameId(const Frame& f, const FrameKey& k, FrameMemo& m) {
   if (m.set && m.key == k) return m.id;
   auto [it, inserted] = frame_ids_.try_emplace(k, static_cast<uint32_t>(names_.size()));
   if (inserted) {
     FrameNameOptions names = opt_.names;
-    names.java = java;
+    names.java = k.java;
     scratch_.clear();
     AppendFrame(f, names, &scratch_);
     names_.push_back(scratch_);
@@ -47,30 +44,84 @@ uint32_t StackFolder::RootId(std::string_view comm, int32_t pid, int32_t tid, bo
   return root->second;
 }
 
+namespace {
+
+constexpr uint64_t kSeqMul = 0x9e3779b97f4a7c15ULL;
+inline uint64_t SeqMix(uint64_t h, uint32_t id) { return (h + id) * kSeqMul; }
+inline uint64_t SeqFinal(uint64_t h) { return h ^ (h >> 31); }
+
+}  // namespace
+
+void StackFolder::GrowSeqs() {
+  seq_table_.assign(seq_table_.empty() ? 4096 : 2 * seq_table_.size(), SeqEntry{});
+  seq_mask_ = seq_table_.size() - 1;
+  for (size_t slot = 0; slot < seqs_.size(); ++slot) {
+    const uint64_t h = seq_hashes_[slot];
+    size_t i = (h >> 32) & seq_mask_;
+    while (seq_table_[i].slot_plus_1) i = (i + 1) & seq_mask_;
+    seq_table_[i] = SeqEntry{static_cast<uint32_t>(h), static_cast<uint32_t>(slot + 1)};
+  }
+}
+
+uint32_t StackFolder::SeqSlot(uint64_t h) {
+  if (2 * (seqs_.size() + 1) > seq_table_.size()) GrowSeqs();
+  const size_t bytes = seq_.size() * 4;
+  const char* key = reinterpret_cast<const char*>(seq_.data());
+  const auto tag = static_cast<uint32_t>(h);
+  size_t i = (h >> 32) & seq_mask_;
+  for (;; i = (i + 1) & seq_mask_) {
+    const SeqEntry& en = seq_table_[i];
+    if (!en.slot_plus_1) break;
+    if (en.tag != tag) continue;
+    const std::string_view s = seqs_[en.slot_plus_1 - 1];
+    if (s.size() == bytes && EqualBytes(s.data(), key, bytes)) return en.slot_plus_1 - 1;
+  }
+  if (block_used_ + bytes > block_size_) {
+    block_size_ = std::max<size_t>(bytes, 1 << 16);
+    blocks_.push_back(std::make_unique<char[]>(block_size_));
+    block_used_ = 0;
+  }
+  char* at = blocks_.back().get() + block_used_;
+  std::memcpy(at, key, bytes);
+  block_used_ += bytes;
+  const auto slot = static_cast<uint32_t>(seqs_.size());
+  seq_table_[i] = SeqEntry{tag, slot + 1};
+  seqs_.emplace_back(at, bytes);
+  seq_hashes_.push_back(h);
+  counts_.push_back(0);
+  return slot;
+}
+
 uint32_t StackFolder::Add(std::string_view comm, int32_t pid, int32_t tid,
                           absl::Span<const Frame> stack, uint64_t weight) {
   bool java;
   const uint32_t root = RootId(comm, pid, tid, &java);
   seq_.clear();
   seq_.push_back(root);
-  for (size_t i = stack.size(); i-- > 0;) seq_.push_back(NameId(stack[i], java));
-  const std::string_view key(reinterpret_cast<const char*>(seq_.data()), seq_.size() * 4);
-  auto it = slots_.find(key);
-  if (it == slots_.end()) {
-    if (block_used_ + key.size() > block_size_) {
-      block_size_ = std::max<size_t>(key.size(), 1 << 16);
-      blocks_.push_back(std::make_unique<char[]>(block_size_));
-      block_used_ = 0;
+  uint64_t h = SeqMix(0, root);
+  // The frames' memo entries asked for first, a run at a time, so their cache misses
+  // overlap (most stacks of a system-wide profile are a few frames: one at a time, each
+  // frame waited for its entry).
+  constexpr size_t kRun = 16;
+  FrameKey keys[kRun];
+  FrameMemo* memos[kRun];
+  for (size_t end = stack.size(); end > 0;) {
+    const size_t k = std::min(end, kRun);
+    for (size_t j = 0; j < k; ++j) {
+      keys[j] = KeyOf(stack[end - 1 - j], java);
+      memos[j] = &MemoOf(keys[j]);
+      __builtin_prefetch(memos[j]);
     }
-    char* at = blocks_.back().get() + block_used_;
-    std::memcpy(at, key.data(), key.size());
-    block_used_ += key.size();
-    it = slots_.emplace(std::string_view(at, key.size()), static_cast<uint32_t>(seqs_.size())).first;
-    seqs_.push_back(it->first);
-    counts_.push_back(0);
+    for (size_t j = 0; j < k; ++j) {
+      const uint32_t id = NameId(stack[end - 1 - j], keys[j], *memos[j]);
+      seq_.push_back(id);
+      h = SeqMix(h, id);
+    }
+    end -= k;
   }
-  counts_[it->second] += weight;
-  return it->second;
+  const uint32_t slot = SeqSlot(SeqFinal(h));
+  counts_[slot] += weight;
+  return slot;
 }
 
 void StackFolder::FlushTo(StackCounts* out) {
