@@ -52,44 +52,53 @@ inline uint64_t SeqFinal(uint64_t h) { return h ^ (h >> 31); }
 
 }  // namespace
 
+uint64_t StackFolder::SeqHash(const char* ids, size_t bytes) {
+  uint64_t h = 0;
+  for (size_t at = 0; at < bytes; at += 4) {
+    uint32_t id;
+    std::memcpy(&id, ids + at, 4);
+    h = SeqMix(h, id);
+  }
+  return SeqFinal(h);
+}
+
 void StackFolder::GrowSeqs() {
   seq_table_.assign(seq_table_.empty() ? 4096 : 2 * seq_table_.size(), SeqEntry{});
   seq_mask_ = seq_table_.size() - 1;
-  for (size_t slot = 0; slot < seqs_.size(); ++slot) {
-    const uint64_t h = seq_hashes_[slot];
+  for (SeqRec* rec : seqs_) {
+    const uint64_t h = SeqHash(rec->ids(), rec->bytes);
     size_t i = (h >> 32) & seq_mask_;
-    while (seq_table_[i].slot_plus_1) i = (i + 1) & seq_mask_;
-    seq_table_[i] = SeqEntry{static_cast<uint32_t>(h), static_cast<uint32_t>(slot + 1)};
+    while (seq_table_[i].rec) i = (i + 1) & seq_mask_;
+    seq_table_[i] = SeqEntry{static_cast<uint32_t>(h), rec->bytes, rec};
   }
 }
 
-uint32_t StackFolder::SeqSlot(uint64_t h) {
+StackFolder::SeqRec* StackFolder::SeqSlot(uint64_t h) {
   if (2 * (seqs_.size() + 1) > seq_table_.size()) GrowSeqs();
-  const size_t bytes = seq_.size() * 4;
+  const auto bytes = static_cast<uint32_t>(seq_.size() * 4);
   const char* key = reinterpret_cast<const char*>(seq_.data());
   const auto tag = static_cast<uint32_t>(h);
   size_t i = (h >> 32) & seq_mask_;
   for (;; i = (i + 1) & seq_mask_) {
     const SeqEntry& en = seq_table_[i];
-    if (!en.slot_plus_1) break;
-    if (en.tag != tag) continue;
-    const std::string_view s = seqs_[en.slot_plus_1 - 1];
-    if (s.size() == bytes && EqualBytes(s.data(), key, bytes)) return en.slot_plus_1 - 1;
+    if (!en.rec) break;
+    if (en.tag == tag && en.bytes == bytes && EqualBytes(en.rec->ids(), key, bytes)) return en.rec;
   }
-  if (block_used_ + bytes > block_size_) {
-    block_size_ = std::max<size_t>(bytes, 1 << 16);
+  const size_t need = sizeof(SeqRec) + ((bytes + 7) & ~size_t{7});  // records 8-aligned
+  if (block_used_ + need > block_size_) {
+    block_size_ = std::max<size_t>(need, 1 << 16);
     blocks_.push_back(std::make_unique<char[]>(block_size_));
     block_used_ = 0;
   }
-  char* at = blocks_.back().get() + block_used_;
-  std::memcpy(at, key, bytes);
-  block_used_ += bytes;
-  const auto slot = static_cast<uint32_t>(seqs_.size());
-  seq_table_[i] = SeqEntry{tag, slot + 1};
-  seqs_.emplace_back(at, bytes);
-  seq_hashes_.push_back(h);
-  counts_.push_back(0);
-  return slot;
+  auto* rec = reinterpret_cast<SeqRec*>(blocks_.back().get() + block_used_);
+  block_used_ += need;
+  rec->count = 0;
+  rec->slot = static_cast<uint32_t>(seqs_.size());
+  rec->bytes = bytes;
+  std::memcpy(rec + 1, key, bytes);
+  seq_table_[i] = SeqEntry{tag, bytes, rec};
+  seqs_.push_back(rec);
+  return rec;
 }
 
 uint32_t StackFolder::Add(std::string_view comm, int32_t pid, int32_t tid,
@@ -119,24 +128,23 @@ uint32_t StackFolder::Add(std::string_view comm, int32_t pid, int32_t tid,
     }
     end -= k;
   }
-  const uint32_t slot = SeqSlot(SeqFinal(h));
-  counts_[slot] += weight;
-  return slot;
+  SeqRec* rec = SeqSlot(SeqFinal(h));
+  rec->count += weight;
+  return rec->slot;
 }
 
 void StackFolder::FlushTo(StackCounts* out) {
   std::string folded;
-  for (size_t slot = 0; slot < seqs_.size(); ++slot) {
-    if (counts_[slot] == 0) continue;
-    const std::string_view seq = seqs_[slot];
+  for (SeqRec* rec : seqs_) {
+    if (rec->count == 0) continue;
     folded.clear();
-    for (size_t at = 0; at < seq.size(); at += 4) {
+    for (size_t at = 0; at < rec->bytes; at += 4) {
       uint32_t id;
-      std::memcpy(&id, seq.data() + at, 4);
+      std::memcpy(&id, rec->ids() + at, 4);
       folded += names_[id];
     }
-    (*out)[folded] += counts_[slot];
-    counts_[slot] = 0;
+    (*out)[folded] += rec->count;
+    rec->count = 0;
   }
 }
 

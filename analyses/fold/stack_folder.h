@@ -35,7 +35,7 @@ class StackFolder {
   // comm/pid/tid; returns its slot (for AddWeight).
   uint32_t Add(std::string_view comm, int32_t pid, int32_t tid, absl::Span<const Frame> stack,
                uint64_t weight);
-  void AddWeight(uint32_t slot, uint64_t weight) { counts_[slot] += weight; }
+  void AddWeight(uint32_t slot, uint64_t weight) { seqs_[slot]->count += weight; }
 
   // Adds the stacks counted since the last call to `out`, as folded strings.
   void FlushTo(StackCounts* out);
@@ -93,8 +93,10 @@ class StackFolder {
     return frame_memo_[(FrameKeyHash{}(k) >> 20) % kFrameMemo];
   }
   uint32_t NameId(const Frame& f, const FrameKey& k, FrameMemo& m);
-  // The slot of the sequence in seq_ (hash `h`), a new one when it was not seen.
-  uint32_t SeqSlot(uint64_t h);
+  struct SeqRec;
+  // The record of the sequence in seq_ (hash `h`, SeqHash's), a new one when it was not seen.
+  SeqRec* SeqSlot(uint64_t h);
+  static uint64_t SeqHash(const char* ids, size_t bytes);
   void GrowSeqs();
   uint32_t RootId(std::string_view comm, int32_t pid, int32_t tid, bool* java);
 
@@ -106,21 +108,27 @@ class StackFolder {
   std::vector<RootMemo> root_memo_ = std::vector<RootMemo>(kRootMemo);
   std::vector<FrameMemo> frame_memo_ = std::vector<FrameMemo>(kFrameMemo);
   std::vector<std::string> names_;  // by id: roots as they are, frames as ";name..."
-  // Sequences by their ids, kept in blocks that never move; found through seq_table_, open
-  // addressing with linear probing, at most half full: an entry is the sequence's slot + 1
-  // (0: empty) and 32 bits of its hash. (absl's map of string_views hashed the bytes again
-  // and compared them with a memcmp call: 12% of a text fold of short stacks.)
+  // A sequence as kept, in blocks that never move: its count since the last FlushTo, its
+  // slot, then its ids. Found through seq_table_ (open addressing, linear probing, at most
+  // half full), whose entries point at it: a repeat costs the entry and the record, two
+  // cache lines (absl's map of string_views, with the slots' views and counts in vectors of
+  // their own, was four loads in a row and a memcmp call: 12% of a text fold of short
+  // stacks).
+  struct SeqRec {
+    uint64_t count;
+    uint32_t slot, bytes;
+    const char* ids() const { return reinterpret_cast<const char*>(this + 1); }
+  };
   struct SeqEntry {
-    uint32_t tag = 0;
-    uint32_t slot_plus_1 = 0;
+    uint32_t tag = 0;  // 32 bits of the hash
+    uint32_t bytes = 0;
+    SeqRec* rec = nullptr;  // null: empty
   };
   std::vector<SeqEntry> seq_table_;
   size_t seq_mask_ = 0;
-  std::vector<uint64_t> seq_hashes_;  // by slot
   std::vector<std::unique_ptr<char[]>> blocks_;
   size_t block_used_ = 0, block_size_ = 0;
-  std::vector<std::string_view> seqs_;  // by slot
-  std::vector<uint64_t> counts_;        // by slot, since the last FlushTo
+  std::vector<SeqRec*> seqs_;  // by slot
 };
 
 }  // namespace tk::analyses::fold

@@ -127,6 +127,7 @@ class FrameTable {
   // before staged_ have had their slot read (Prefetch).
   static constexpr size_t kAhead = 32;  // a power of two
   static constexpr size_t kStage = 8;
+  static constexpr ptrdiff_t kTextAhead = 1024;
   const char* stable_end_ = nullptr;
   const char* ahead_ = nullptr;
   uint64_t read_ = 0, write_ = 0, staged_ = 0;
