@@ -101,8 +101,8 @@ StackFolder::SeqRec* StackFolder::SeqSlot(uint64_t h) {
   return rec;
 }
 
-uint32_t StackFolder::Add(std::string_view comm, int32_t pid, int32_t tid,
-                          absl::Span<const Frame> stack, uint64_t weight) {
+uint64_t StackFolder::BuildSeq(std::string_view comm, int32_t pid, int32_t tid,
+                               absl::Span<const Frame> stack) {
   bool java;
   const uint32_t root = RootId(comm, pid, tid, &java);
   seq_.clear();
@@ -128,12 +128,30 @@ uint32_t StackFolder::Add(std::string_view comm, int32_t pid, int32_t tid,
     }
     end -= k;
   }
-  SeqRec* rec = SeqSlot(SeqFinal(h));
+  return SeqFinal(h);
+}
+
+uint32_t StackFolder::Add(std::string_view comm, int32_t pid, int32_t tid,
+                          absl::Span<const Frame> stack, uint64_t weight) {
+  Drain();
+  SeqRec* rec = SeqSlot(BuildSeq(comm, pid, tid, stack));
   rec->count += weight;
   return rec->slot;
 }
 
+void StackFolder::AddLater(std::string_view comm, int32_t pid, int32_t tid,
+                           absl::Span<const Frame> stack, uint64_t weight) {
+  const uint64_t h = BuildSeq(comm, pid, tid, stack);
+  if (!seq_table_.empty()) __builtin_prefetch(&seq_table_[(h >> 32) & seq_mask_]);
+  Drain();  // the previous stack, whose entry was asked for one call ago
+  seq_.swap(later_);
+  later_hash_ = h;
+  later_weight_ = weight;
+  later_pending_ = true;
+}
+
 void StackFolder::FlushTo(StackCounts* out) {
+  Drain();
   std::string folded;
   for (SeqRec* rec : seqs_) {
     if (rec->count == 0) continue;

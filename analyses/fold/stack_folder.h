@@ -35,7 +35,15 @@ class StackFolder {
   // comm/pid/tid; returns its slot (for AddWeight).
   uint32_t Add(std::string_view comm, int32_t pid, int32_t tid, absl::Span<const Frame> stack,
                uint64_t weight);
-  void AddWeight(uint32_t slot, uint64_t weight) { seqs_[slot]->count += weight; }
+  void AddWeight(uint32_t slot, uint64_t weight) {
+    Drain();
+    seqs_[slot]->count += weight;
+  }
+  // Add for a caller that needs no slot: the stack's sequence is looked up at the next call
+  // (of any of these), its table entry asked for now, so the cache miss (a system-wide
+  // profile has ~10^4 distinct stacks) overlaps the next event's parse instead of stalling.
+  void AddLater(std::string_view comm, int32_t pid, int32_t tid, absl::Span<const Frame> stack,
+                uint64_t weight);
 
   // Adds the stacks counted since the last call to `out`, as folded strings.
   void FlushTo(StackCounts* out);
@@ -97,12 +105,27 @@ class StackFolder {
   // The record of the sequence in seq_ (hash `h`, SeqHash's), a new one when it was not seen.
   SeqRec* SeqSlot(uint64_t h);
   static uint64_t SeqHash(const char* ids, size_t bytes);
+  // seq_ for the stack (root and frames' ids); returns its hash.
+  uint64_t BuildSeq(std::string_view comm, int32_t pid, int32_t tid,
+                    absl::Span<const Frame> stack);
+  // Counts the stack AddLater left in later_ (if any).
+  void Drain() {
+    if (!later_pending_) return;
+    later_pending_ = false;
+    seq_.swap(later_);
+    SeqSlot(later_hash_)->count += later_weight_;
+    seq_.swap(later_);
+  }
   void GrowSeqs();
   uint32_t RootId(std::string_view comm, int32_t pid, int32_t tid, bool* java);
 
   const FoldOptions& opt_;
   std::string scratch_;
   std::vector<uint32_t> seq_;
+  // AddLater's stack, not yet looked up.
+  std::vector<uint32_t> later_;
+  uint64_t later_hash_ = 0, later_weight_ = 0;
+  bool later_pending_ = false;
   absl::flat_hash_map<std::string, uint32_t> root_ids_;
   absl::flat_hash_map<FrameKey, uint32_t, FrameKeyHash> frame_ids_;
   std::vector<RootMemo> root_memo_ = std::vector<RootMemo>(kRootMemo);
