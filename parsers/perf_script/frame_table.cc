@@ -223,10 +223,20 @@ bool FrameTable::ScanLine(const char* p, const char* e, Line* l) const {
 void FrameTable::Prefetch(Line* l) const {
   l->candidate = nullptr;
   if (slots_.empty()) return;
-  const Slot& s = slots_[l->hash & mask_];
-  if (!s.rec || s.hash != l->hash) return;
-  l->candidate = s.rec;
-  const char* r = reinterpret_cast<const char*>(s.rec);
+  // The first slots of the probe (a cache line holds four): a tail that collided is found
+  // here too, not by Find after a wait for its record.
+  const Slot* s = nullptr;
+  for (size_t k = 0, i = l->hash & mask_; k < 4; ++k, i = (i + 1) & mask_) {
+    const Slot& t = slots_[i];
+    if (!t.rec) return;
+    if (t.hash == l->hash) {
+      s = &t;
+      break;
+    }
+  }
+  if (!s) return;
+  l->candidate = s->rec;
+  const char* r = reinterpret_cast<const char*>(s->rec);
   __builtin_prefetch(r);
   __builtin_prefetch(r + 64);
 }
@@ -264,10 +274,13 @@ void FrameTable::ScanAhead(const char* e) {
 }
 
 bool FrameTable::TakeAhead(const char* p, const char* e, Line* l) {
-  if (!ahead_ || ahead_ <= p) {  // the scan is behind (or not started): it starts at p
+  if (!ahead_ || ahead_ <= p || p < asked_) {
+    // The scan is behind (or not started, or the caller went back, past lines it dropped):
+    // it starts at p.
     ahead_ = p;
     read_ = write_ = staged_ = 0;
   }
+  asked_ = p;
   while (read_ < write_ && ring_[read_ % kAhead].p < p) ++read_;
   if (staged_ < read_) staged_ = read_;
   while (write_ - read_ < kAhead && ahead_ < e) ScanAhead(e);

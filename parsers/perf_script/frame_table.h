@@ -22,6 +22,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/string_view.h"
 #include "core/event.h"
+#include "core/strings.h"
 #include "parsers/perf_script/arena.h"
 
 namespace tk::parsers::perf_script {
@@ -69,7 +70,7 @@ class FrameTable {
   // Results are the same: a line ahead is scanned exactly as ParseLines would scan it.
   void SetStableText(const char* end) {
     stable_end_ = end;
-    ahead_ = nullptr;
+    ahead_ = asked_ = nullptr;
     read_ = write_ = staged_ = 0;
   }
   // `f` with its symbol and DSO interned.
@@ -84,7 +85,10 @@ class FrameTable {
   std::string_view InternComm(std::string_view s) {
     const uint64_t h = Hash(s.data(), s.size());
     Memo& m = comm_memo_[h % kCommMemo];
-    if (m.hash == h && m.view == s && !s.empty()) return m.view;
+    if (m.hash == h && m.view.size() == s.size() && !s.empty() &&
+        EqualBytes(m.view.data(), s.data(), s.size())) {
+      return m.view;
+    }
     m = Memo{h, Intern(s)};
     return m.view;
   }
@@ -130,6 +134,7 @@ class FrameTable {
   static constexpr ptrdiff_t kTextAhead = 1024;
   const char* stable_end_ = nullptr;
   const char* ahead_ = nullptr;
+  const char* asked_ = nullptr;  // the line TakeAhead was last asked for
   uint64_t read_ = 0, write_ = 0, staged_ = 0;
   Line ring_[kAhead];
   Memo comm_memo_[kCommMemo];

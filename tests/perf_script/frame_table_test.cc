@@ -205,6 +205,17 @@ TEST(FrameTable, LookaheadGivesWhatLineRunsGive) {
     p = nl ? static_cast<const char*>(nl) + 1 : e;
   }
   EXPECT_GT(taken, 500u);
+  // Back to the first stack (a caller may go back): still the same.
+  std::vector<Frame> want, got;
+  uint64_t nw, ng;
+  const char* first = b;
+  for (FrameTable probe; probe.ParseLines(first, e, &want, &nw) == first;) {
+    first = static_cast<const char*>(std::memchr(first, '\n', static_cast<size_t>(e - first))) + 1;
+  }
+  want.clear();
+  EXPECT_EQ(plain.ParseLines(first, e, &want, &nw), ahead.ParseLines(first, e, &got, &ng));
+  EXPECT_EQ(nw, ng);
+  EXPECT_GT(ng, 0u);
 }
 
 }  // namespace
