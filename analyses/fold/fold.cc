@@ -126,6 +126,7 @@ absl::Status FoldSink::Finish() {
 
 void FoldSink::FoldStable(std::string_view comm, int32_t pid, int32_t tid,
                           absl::Span<const Frame> stack, uint64_t weight, uint32_t memo) {
+  if (memo == kNoMemo) return folder_->AddLater(comm, pid, tid, stack, weight);  // no slot wanted
   const uint32_t slot = folder_->Add(comm, pid, tid, stack, weight);
   if (memo != kNoMemo) memo_slot_.push_back(slot);  // memo indexes come in order: memo_slot_[memo]
 }

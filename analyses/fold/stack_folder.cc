@@ -4,19 +4,16 @@
 #include <cstring>
 
 #include "analyses/fold/frame_name.h"
+#include "core/strings.h"
 
 namespace tk::analyses::fold {
 
-uint32_t StackFolder::NameId(const Frame& f, bool java) {
-  const FrameKey k{f.symbol.data(), f.dso.data(), static_cast<uint32_t>(f.symbol.size()),
-                   static_cast<uint32_t>(f.dso.size()), opt_.names.include_addrs ? f.ip : 0,
-                   java};
-  FrameMemo& m = frame_memo_[(FrameKeyHash{}(k) >> 20) % kFrameMemo];
+uint32_t StackFolder::NameId(const Frame& f, const FrameKey& k, FrameMemo& m) {
   if (m.set && m.key == k) return m.id;
   auto [it, inserted] = frame_ids_.try_emplace(k, static_cast<uint32_t>(names_.size()));
   if (inserted) {
     FrameNameOptions names = opt_.names;
-    names.java = java;
+    names.java = k.java;
     scratch_.clear();
     AppendFrame(f, names, &scratch_);
     names_.push_back(scratch_);
@@ -47,45 +44,125 @@ uint32_t StackFolder::RootId(std::string_view comm, int32_t pid, int32_t tid, bo
   return root->second;
 }
 
-uint32_t StackFolder::Add(std::string_view comm, int32_t pid, int32_t tid,
-                          absl::Span<const Frame> stack, uint64_t weight) {
+namespace {
+
+constexpr uint64_t kSeqMul = 0x9e3779b97f4a7c15ULL;
+inline uint64_t SeqMix(uint64_t h, uint32_t id) { return (h + id) * kSeqMul; }
+inline uint64_t SeqFinal(uint64_t h) { return h ^ (h >> 31); }
+
+}  // namespace
+
+uint64_t StackFolder::SeqHash(const char* ids, size_t bytes) {
+  uint64_t h = 0;
+  for (size_t at = 0; at < bytes; at += 4) {
+    uint32_t id;
+    std::memcpy(&id, ids + at, 4);
+    h = SeqMix(h, id);
+  }
+  return SeqFinal(h);
+}
+
+void StackFolder::GrowSeqs() {
+  seq_table_.assign(seq_table_.empty() ? 4096 : 2 * seq_table_.size(), SeqEntry{});
+  seq_mask_ = seq_table_.size() - 1;
+  for (SeqRec* rec : seqs_) {
+    const uint64_t h = SeqHash(rec->ids(), rec->bytes);
+    size_t i = (h >> 32) & seq_mask_;
+    while (seq_table_[i].rec) i = (i + 1) & seq_mask_;
+    seq_table_[i] = SeqEntry{static_cast<uint32_t>(h), rec->bytes, rec};
+  }
+}
+
+StackFolder::SeqRec* StackFolder::SeqSlot(uint64_t h) {
+  if (2 * (seqs_.size() + 1) > seq_table_.size()) GrowSeqs();
+  const auto bytes = static_cast<uint32_t>(seq_.size() * 4);
+  const char* key = reinterpret_cast<const char*>(seq_.data());
+  const auto tag = static_cast<uint32_t>(h);
+  size_t i = (h >> 32) & seq_mask_;
+  for (;; i = (i + 1) & seq_mask_) {
+    const SeqEntry& en = seq_table_[i];
+    if (!en.rec) break;
+    if (en.tag == tag && en.bytes == bytes && EqualBytes(en.rec->ids(), key, bytes)) return en.rec;
+  }
+  const size_t need = sizeof(SeqRec) + ((bytes + 7) & ~size_t{7});  // records 8-aligned
+  if (block_used_ + need > block_size_) {
+    block_size_ = std::max<size_t>(need, 1 << 16);
+    blocks_.push_back(std::make_unique<char[]>(block_size_));
+    block_used_ = 0;
+  }
+  auto* rec = reinterpret_cast<SeqRec*>(blocks_.back().get() + block_used_);
+  block_used_ += need;
+  rec->count = 0;
+  rec->slot = static_cast<uint32_t>(seqs_.size());
+  rec->bytes = bytes;
+  std::memcpy(rec + 1, key, bytes);
+  seq_table_[i] = SeqEntry{tag, bytes, rec};
+  seqs_.push_back(rec);
+  return rec;
+}
+
+uint64_t StackFolder::BuildSeq(std::string_view comm, int32_t pid, int32_t tid,
+                               absl::Span<const Frame> stack) {
   bool java;
   const uint32_t root = RootId(comm, pid, tid, &java);
   seq_.clear();
   seq_.push_back(root);
-  for (size_t i = stack.size(); i-- > 0;) seq_.push_back(NameId(stack[i], java));
-  const std::string_view key(reinterpret_cast<const char*>(seq_.data()), seq_.size() * 4);
-  auto it = slots_.find(key);
-  if (it == slots_.end()) {
-    if (block_used_ + key.size() > block_size_) {
-      block_size_ = std::max<size_t>(key.size(), 1 << 16);
-      blocks_.push_back(std::make_unique<char[]>(block_size_));
-      block_used_ = 0;
+  uint64_t h = SeqMix(0, root);
+  // The frames' memo entries asked for first, a run at a time, so their cache misses
+  // overlap (most stacks of a system-wide profile are a few frames: one at a time, each
+  // frame waited for its entry).
+  constexpr size_t kRun = 16;
+  FrameKey keys[kRun];
+  FrameMemo* memos[kRun];
+  for (size_t end = stack.size(); end > 0;) {
+    const size_t k = std::min(end, kRun);
+    for (size_t j = 0; j < k; ++j) {
+      keys[j] = KeyOf(stack[end - 1 - j], java);
+      memos[j] = &MemoOf(keys[j]);
+      __builtin_prefetch(memos[j]);
     }
-    char* at = blocks_.back().get() + block_used_;
-    std::memcpy(at, key.data(), key.size());
-    block_used_ += key.size();
-    it = slots_.emplace(std::string_view(at, key.size()), static_cast<uint32_t>(seqs_.size())).first;
-    seqs_.push_back(it->first);
-    counts_.push_back(0);
+    for (size_t j = 0; j < k; ++j) {
+      const uint32_t id = NameId(stack[end - 1 - j], keys[j], *memos[j]);
+      seq_.push_back(id);
+      h = SeqMix(h, id);
+    }
+    end -= k;
   }
-  counts_[it->second] += weight;
-  return it->second;
+  return SeqFinal(h);
+}
+
+uint32_t StackFolder::Add(std::string_view comm, int32_t pid, int32_t tid,
+                          absl::Span<const Frame> stack, uint64_t weight) {
+  Drain();
+  SeqRec* rec = SeqSlot(BuildSeq(comm, pid, tid, stack));
+  rec->count += weight;
+  return rec->slot;
+}
+
+void StackFolder::AddLater(std::string_view comm, int32_t pid, int32_t tid,
+                           absl::Span<const Frame> stack, uint64_t weight) {
+  const uint64_t h = BuildSeq(comm, pid, tid, stack);
+  if (!seq_table_.empty()) __builtin_prefetch(&seq_table_[(h >> 32) & seq_mask_]);
+  Drain();  // the previous stack, whose entry was asked for one call ago
+  seq_.swap(later_);
+  later_hash_ = h;
+  later_weight_ = weight;
+  later_pending_ = true;
 }
 
 void StackFolder::FlushTo(StackCounts* out) {
+  Drain();
   std::string folded;
-  for (size_t slot = 0; slot < seqs_.size(); ++slot) {
-    if (counts_[slot] == 0) continue;
-    const std::string_view seq = seqs_[slot];
+  for (SeqRec* rec : seqs_) {
+    if (rec->count == 0) continue;
     folded.clear();
-    for (size_t at = 0; at < seq.size(); at += 4) {
+    for (size_t at = 0; at < rec->bytes; at += 4) {
       uint32_t id;
-      std::memcpy(&id, seq.data() + at, 4);
+      std::memcpy(&id, rec->ids() + at, 4);
       folded += names_[id];
     }
-    (*out)[folded] += counts_[slot];
-    counts_[slot] = 0;
+    (*out)[folded] += rec->count;
+    rec->count = 0;
   }
 }
 

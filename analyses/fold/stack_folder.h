@@ -35,7 +35,15 @@ class StackFolder {
   // comm/pid/tid; returns its slot (for AddWeight).
   uint32_t Add(std::string_view comm, int32_t pid, int32_t tid, absl::Span<const Frame> stack,
                uint64_t weight);
-  void AddWeight(uint32_t slot, uint64_t weight) { counts_[slot] += weight; }
+  void AddWeight(uint32_t slot, uint64_t weight) {
+    Drain();
+    seqs_[slot]->count += weight;
+  }
+  // Add for a caller that needs no slot: the stack's sequence is looked up at the next call
+  // (of any of these), its table entry asked for now, so the cache miss (a system-wide
+  // profile has ~10^4 distinct stacks) overlaps the next event's parse instead of stalling.
+  void AddLater(std::string_view comm, int32_t pid, int32_t tid, absl::Span<const Frame> stack,
+                uint64_t weight);
 
   // Adds the stacks counted since the last call to `out`, as folded strings.
   void FlushTo(StackCounts* out);
@@ -66,11 +74,6 @@ class StackFolder {
       return h ^ (h >> 29);
     }
   };
-  struct SeqHash {
-    size_t operator()(std::string_view s) const {
-      return absl::Hash<absl::string_view>{}(absl::string_view(s.data(), s.size()));
-    }
-  };
   // The roots last seen, by their comm's view (stable: the same view, the same name) and
   // the pid/tid the root shows: the root's id without building its name.
   struct RootMemo {
@@ -89,23 +92,66 @@ class StackFolder {
   };
   static constexpr size_t kFrameMemo = 4096;
 
-  uint32_t NameId(const Frame& f, bool java);
+  FrameKey KeyOf(const Frame& f, bool java) const {
+    return FrameKey{f.symbol.data(), f.dso.data(), static_cast<uint32_t>(f.symbol.size()),
+                    static_cast<uint32_t>(f.dso.size()), opt_.names.include_addrs ? f.ip : 0,
+                    java};
+  }
+  FrameMemo& MemoOf(const FrameKey& k) {
+    return frame_memo_[(FrameKeyHash{}(k) >> 20) % kFrameMemo];
+  }
+  uint32_t NameId(const Frame& f, const FrameKey& k, FrameMemo& m);
+  struct SeqRec;
+  // The record of the sequence in seq_ (hash `h`, SeqHash's), a new one when it was not seen.
+  SeqRec* SeqSlot(uint64_t h);
+  static uint64_t SeqHash(const char* ids, size_t bytes);
+  // seq_ for the stack (root and frames' ids); returns its hash.
+  uint64_t BuildSeq(std::string_view comm, int32_t pid, int32_t tid,
+                    absl::Span<const Frame> stack);
+  // Counts the stack AddLater left in later_ (if any).
+  void Drain() {
+    if (!later_pending_) return;
+    later_pending_ = false;
+    seq_.swap(later_);
+    SeqSlot(later_hash_)->count += later_weight_;
+    seq_.swap(later_);
+  }
+  void GrowSeqs();
   uint32_t RootId(std::string_view comm, int32_t pid, int32_t tid, bool* java);
 
   const FoldOptions& opt_;
   std::string scratch_;
   std::vector<uint32_t> seq_;
+  // AddLater's stack, not yet looked up.
+  std::vector<uint32_t> later_;
+  uint64_t later_hash_ = 0, later_weight_ = 0;
+  bool later_pending_ = false;
   absl::flat_hash_map<std::string, uint32_t> root_ids_;
   absl::flat_hash_map<FrameKey, uint32_t, FrameKeyHash> frame_ids_;
   std::vector<RootMemo> root_memo_ = std::vector<RootMemo>(kRootMemo);
   std::vector<FrameMemo> frame_memo_ = std::vector<FrameMemo>(kFrameMemo);
   std::vector<std::string> names_;  // by id: roots as they are, frames as ";name..."
-  // Sequences by their bytes (the ids), kept in blocks that never move.
-  absl::flat_hash_map<std::string_view, uint32_t, SeqHash> slots_;
+  // A sequence as kept, in blocks that never move: its count since the last FlushTo, its
+  // slot, then its ids. Found through seq_table_ (open addressing, linear probing, at most
+  // half full), whose entries point at it: a repeat costs the entry and the record, two
+  // cache lines (absl's map of string_views, with the slots' views and counts in vectors of
+  // their own, was four loads in a row and a memcmp call: 12% of a text fold of short
+  // stacks).
+  struct SeqRec {
+    uint64_t count;
+    uint32_t slot, bytes;
+    const char* ids() const { return reinterpret_cast<const char*>(this + 1); }
+  };
+  struct SeqEntry {
+    uint32_t tag = 0;  // 32 bits of the hash
+    uint32_t bytes = 0;
+    SeqRec* rec = nullptr;  // null: empty
+  };
+  std::vector<SeqEntry> seq_table_;
+  size_t seq_mask_ = 0;
   std::vector<std::unique_ptr<char[]>> blocks_;
   size_t block_used_ = 0, block_size_ = 0;
-  std::vector<std::string_view> seqs_;  // by slot
-  std::vector<uint64_t> counts_;        // by slot, since the last FlushTo
+  std::vector<SeqRec*> seqs_;  // by slot
 };
 
 }  // namespace tk::analyses::fold

@@ -101,7 +101,7 @@ const FrameTable::Record* FrameTable::Find(const char* tail, size_t n, uint64_t 
   for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
     const Slot& s = slots_[i];
     if (!s.rec) return nullptr;
-    if (s.hash == hash && s.rec->len == n && std::memcmp(s.rec->bytes(), tail, n) == 0) {
+    if (s.hash == hash && s.rec->len == n && EqualBytes(s.rec->bytes(), tail, n)) {
       return s.rec;
     }
   }
@@ -223,10 +223,20 @@ bool FrameTable::ScanLine(const char* p, const char* e, Line* l) const {
 void FrameTable::Prefetch(Line* l) const {
   l->candidate = nullptr;
   if (slots_.empty()) return;
-  const Slot& s = slots_[l->hash & mask_];
-  if (!s.rec || s.hash != l->hash) return;
-  l->candidate = s.rec;
-  const char* r = reinterpret_cast<const char*>(s.rec);
+  // The first slots of the probe (a cache line holds four): a tail that collided is found
+  // here too, not by Find after a wait for its record.
+  const Slot* s = nullptr;
+  for (size_t k = 0, i = l->hash & mask_; k < 4; ++k, i = (i + 1) & mask_) {
+    const Slot& t = slots_[i];
+    if (!t.rec) return;
+    if (t.hash == l->hash) {
+      s = &t;
+      break;
+    }
+  }
+  if (!s) return;
+  l->candidate = s->rec;
+  const char* r = reinterpret_cast<const char*>(s->rec);
   __builtin_prefetch(r);
   __builtin_prefetch(r + 64);
 }
@@ -234,7 +244,7 @@ void FrameTable::Prefetch(Line* l) const {
 Frame FrameTable::Resolve(const Line& l) {
   const size_t n = static_cast<size_t>(l.nl - l.tail);
   const auto* r = static_cast<const Record*>(l.candidate);
-  if (!r || r->len != n || std::memcmp(r->bytes(), l.tail, n) != 0) {
+  if (!r || r->len != n || !EqualBytes(r->bytes(), l.tail, n)) {
     r = Find(l.tail, n, l.hash);
   }
   if (!r) return Add(std::string_view(l.p, static_cast<size_t>(l.nl - l.p)), l.tail, n, l.hash, l.ip);
@@ -243,8 +253,66 @@ Frame FrameTable::Resolve(const Line& l) {
   return f;
 }
 
+void FrameTable::ScanAhead(const char* e) {
+  const char* a = ahead_;
+  // The text itself, a few lines before the scan reaches it (the hardware's prefetch stops
+  // at page ends; its first read of each line was a fifth of ScanLine's time).
+  if (e - a > kTextAhead) __builtin_prefetch(a + kTextAhead);
+  Line& l = ring_[write_ % kAhead];
+  if (*a == '\t' && ScanLine(a, e, &l)) {
+    ahead_ = l.nl + 1;
+    ++write_;
+    if (write_ - staged_ > kStage) Prefetch(&ring_[staged_++ % kAhead]);
+    return;
+  }
+  if (*a == '\n') {  // a stack's end
+    ahead_ = a + 1;
+    return;
+  }
+  const void* nl = std::memchr(a, '\n', static_cast<size_t>(e - a));
+  ahead_ = nl ? static_cast<const char*>(nl) + 1 : e;
+}
+
+bool FrameTable::TakeAhead(const char* p, const char* e, Line* l) {
+  if (!ahead_ || ahead_ <= p || p < asked_) {
+    // The scan is behind (or not started, or the caller went back, past lines it dropped):
+    // it starts at p.
+    ahead_ = p;
+    read_ = write_ = staged_ = 0;
+  }
+  asked_ = p;
+  while (read_ < write_ && ring_[read_ % kAhead].p < p) ++read_;
+  if (staged_ < read_) staged_ = read_;
+  while (write_ - read_ < kAhead && ahead_ < e) ScanAhead(e);
+  // The scan looked at every line start from where it began to ahead_, p among them: a line
+  // it did not keep is one ScanLine does not take.
+  if (read_ == write_ || ring_[read_ % kAhead].p != p) return false;
+  Line& r = ring_[read_ % kAhead];
+  if (staged_ == read_) {
+    Prefetch(&r);
+    ++staged_;
+  }
+  ++read_;
+  *l = r;
+  return true;
+}
+
+const char* FrameTable::ParseLinesAhead(const char* p, const char* e, std::vector<Frame>* out,
+                                        uint64_t* lines) {
+  uint64_t n = 0;
+  Line l;
+  while (p < e && *p == '\t' && TakeAhead(p, e, &l)) {
+    out->push_back(Resolve(l));
+    p = l.nl + 1;
+    ++n;
+  }
+  *lines = n;
+  return p;
+}
+
 const char* FrameTable::ParseLines(const char* p, const char* e, std::vector<Frame>* out,
                                    uint64_t* lines) {
+  if (e == stable_end_ && e) return ParseLinesAhead(p, e, out, lines);
   constexpr size_t kRun = 32;
   Line run[kRun];
   uint64_t n = 0;

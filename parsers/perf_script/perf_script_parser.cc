@@ -56,6 +56,7 @@ class PerfScriptParser final : public Parser {
     intern_ = mask_.stacks();
     std::optional<std::string_view> map = in.mapped();
     stable_ = map.has_value();
+    if (map && intern_) table_.SetStableText(map->data() + map->size());
     if (map && ps_.release_parsed_pages) {
       map_begin_ = map->data();
       released_ = map->data();

@@ -119,6 +119,23 @@ TEST(Strings, WordScanningMatchesByteLoops) {
   }
 }
 
+// EqualBytes compares sixteen bytes at a time, the last run overlapping: against memcmp for
+// every length up to 70 and a difference at every position.
+TEST(Strings, EqualBytesMatchesMemcmp) {
+  std::string a, b;
+  for (size_t n = 0; n <= 70; ++n) {
+    a.assign(n, 'x');
+    for (size_t i = 0; i < n; ++i) a[i] = static_cast<char>('a' + (i * 7) % 26);
+    b = a;
+    ASSERT_TRUE(EqualBytes(a.data(), b.data(), n)) << n;
+    for (size_t at = 0; at < n; ++at) {
+      b[at] ^= 1;
+      ASSERT_FALSE(EqualBytes(a.data(), b.data(), n)) << n << " at " << at;
+      b[at] ^= 1;
+    }
+  }
+}
+
 TEST(Rwbs, RoundTripsKernelStrings) {
   for (const char* s : {"W", "WS", "WSM", "FWFS", "RA", "R", "N", "F", "FF", "DE", "D", "WFS",
                         "RM", "ZA", "WZ", "WSU"}) {

@@ -3,6 +3,7 @@
 // its tail is found again; names are interned (equal names, equal views).
 #include "parsers/perf_script/frame_table.h"
 
+#include <cstring>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -148,6 +149,73 @@ TEST(FrameTable, HashOfEveryLength) {
     ASSERT_TRUE(ParseLine(table, buf.data(), buf.data() + buf.size(), &f)) << n;
     EXPECT_EQ(table.tails(), 1u) << n;
   }
+}
+
+// Over a stable text (SetStableText) ParseLines reads ahead across events; called at each
+// line start in turn, as the parser calls it, it takes the same lines and gives the same
+// frames as a table without the lookahead: lines it does not take (other shapes, a last line
+// without "\n"), runs longer than its ring, tails new and repeated, headers, blank lines.
+TEST(FrameTable, LookaheadGivesWhatLineRunsGive) {
+  const char* frames[] = {
+      "\t    ffffffff815fc5b4 unmap_page_range+0x564 ([kernel.kallsyms])",
+      "\t           d4ad7 __GI___execve+0x7 (/usr/lib/x86_64-linux-gnu/libc.so.6)",
+      "\t               0 [unknown] ([unknown])",
+      "\t    ffffffff8103ce3b native_safe_halt ",
+      "\t    ffffffff8103ce3b\tnative_safe_halt (k)",
+      "    ffffffff815fc5b4 spaces_only+0x1 ([kernel.kallsyms])",
+      "\t    fffffffg8103ce3b x (y)",
+      "\t          b1df61 eliminate_dom_walker::before_dom_children+0x5d1 (/usr/lib/gcc/cc1plus)",
+  };
+  std::string text;
+  uint32_t seed = 7;
+  for (int ev = 0; ev < 400; ++ev) {
+    text += "cc1plus 30577 [000]  1780.963069:     250000 cpu-clock:pppH: \n";
+    seed = seed * 1103515245 + 12345;
+    const int n = static_cast<int>((seed >> 16) % (ev % 50 == 0 ? 90 : 6));
+    for (int i = 0; i < n; ++i) {
+      seed = seed * 1103515245 + 12345;
+      const size_t k = (seed >> 16) % (sizeof frames / sizeof frames[0]);
+      std::string line = frames[k];
+      if (k < 3 && (seed >> 8) % 3 == 0) line += std::to_string(ev % 13);  // new tails
+      text += line + "\n";
+    }
+    if (ev % 17 != 3) text += "\n";
+  }
+  text += "\t    ffffffff815fc5b4 unmap_page_range+0x564 ([kernel.kallsyms])";  // no "\n"
+  const char* b = text.data();
+  const char* e = b + text.size();
+  FrameTable plain, ahead;
+  ahead.SetStableText(e);
+  uint64_t taken = 0;
+  for (const char* p = b; p < e;) {
+    std::vector<Frame> want, got;
+    uint64_t nw, ng;
+    const char* ew = plain.ParseLines(p, e, &want, &nw);
+    const char* eg = ahead.ParseLines(p, e, &got, &ng);
+    ASSERT_EQ(ew, eg) << "at " << (p - b);
+    ASSERT_EQ(nw, ng);
+    ASSERT_EQ(want.size(), got.size());
+    for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(Show(want[i]), Show(got[i]));
+    taken += ng;
+    if (ew != p) {
+      p = ew;
+      continue;
+    }
+    const void* nl = std::memchr(p, '\n', static_cast<size_t>(e - p));
+    p = nl ? static_cast<const char*>(nl) + 1 : e;
+  }
+  EXPECT_GT(taken, 500u);
+  // Back to the first stack (a caller may go back): still the same.
+  std::vector<Frame> want, got;
+  uint64_t nw, ng;
+  const char* first = b;
+  for (FrameTable probe; probe.ParseLines(first, e, &want, &nw) == first;) {
+    first = static_cast<const char*>(std::memchr(first, '\n', static_cast<size_t>(e - first))) + 1;
+  }
+  want.clear();
+  EXPECT_EQ(plain.ParseLines(first, e, &want, &nw), ahead.ParseLines(first, e, &got, &ng));
+  EXPECT_EQ(nw, ng);
+  EXPECT_GT(ng, 0u);
 }
 
 }  // namespace
