@@ -9,7 +9,10 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "core/input.h"
 #include "core/strings.h"
@@ -220,8 +223,142 @@ void ForEachKept(std::string_view text, std::map<std::string, uint64_t, std::les
 
 }  // namespace
 
+namespace {
+
+uint64_t RoundUp4k(uint64_t v) { return (v + 4095) & ~uint64_t{4095}; }
+
+// The kernel's part of a kallsyms file in address order, made into Symbols only when looked
+// up: per distinct address its offset from the first (the core kernel spans well under 4
+// GiB) and where its name starts in the text, 8 bytes a symbol where a Symbol is 40 (the
+// 122k-symbol table: ~1 MB written instead of ~5 MB, and no Finalize passes over it). The
+// same table Finalize(false) makes of these lines when they come sorted: each symbol ends
+// where the next starts, the last at the next 4 KiB boundary + 4 KiB, and of the symbols at
+// one address the last in the file is kept (every one but the last has size 0 once the ends
+// are fixed, and choose_best_symbol keeps the sized one).
+class KallsymsIndex final : public SymbolIndex {
+ public:
+  KallsymsIndex(std::string_view text, uint64_t first, std::vector<uint32_t> offsets,
+                std::vector<uint32_t> names)
+      : text_(text),
+        first_(first),
+        last_end_(RoundUp4k(first + offsets.back()) + 4096),
+        offsets_(std::move(offsets)),
+        names_(std::move(names)) {}
+
+  size_t size() const override { return offsets_.size(); }
+
+  const Symbol* At(size_t i) const override {
+    auto [it, fresh] = made_.try_emplace(static_cast<uint32_t>(i), made_.size());
+    if (!fresh) return &store_[it->second];
+    const uint32_t pos = names_[i];
+    const char* name = text_.data() + pos;
+    const void* nl = std::memchr(name, '\n', text_.size() - pos);
+    const size_t len = nl ? static_cast<size_t>(static_cast<const char*>(nl) - name) : text_.size() - pos;
+    store_.push_back(Symbol{first_ + offsets_[i],
+                            i + 1 < offsets_.size() ? first_ + offsets_[i + 1] : last_end_,
+                            std::string_view(name, len), BindingOf(text_[pos - 2]), false});
+    return &store_.back();
+  }
+
+  // SymbolTable::Find on the finalized table: the symbol starting last at or before `addr`
+  // covers it (ends are the next one's start), but for the last one, which ends on its own.
+  const Symbol* Find(uint64_t addr) const override {
+    if (addr < first_) return nullptr;
+    const uint64_t off = addr - first_;
+    if (off >= offsets_.back()) return addr < last_end_ ? At(offsets_.size() - 1) : nullptr;
+    auto it = std::upper_bound(offsets_.begin(), offsets_.end(), static_cast<uint32_t>(off));
+    return At(static_cast<size_t>(it - offsets_.begin()) - 1);
+  }
+
+  bool Shift(uint64_t delta) override {
+    const uint64_t first = first_ - delta;
+    if (first + offsets_.back() < first) return false;  // would wrap: not in address order
+    first_ = first;
+    last_end_ -= delta;
+    for (Symbol& s : store_) {
+      s.start -= delta;
+      s.end -= delta;
+    }
+    return true;
+  }
+
+ private:
+  std::string_view text_;
+  uint64_t first_, last_end_;  // the first symbol's start, the last one's end
+  std::vector<uint32_t> offsets_, names_;
+  mutable absl::flat_hash_map<uint32_t, size_t> made_;  // symbol -> its place in store_
+  mutable std::deque<Symbol> store_;                    // in place: Find hands out pointers
+};
+
+// The kernel's symbols as one SymbolTable of Symbols, Finalize'd: what ParseKallsyms does
+// when the index does not apply (the kernel's lines not in address order, or spanning 4 GiB;
+// modules below the kernel, or a module-like name without its module; a text of 4 GiB).
+absl::StatusOr<KernelSymbols> ParseWhole(std::string_view text, std::shared_ptr<const void> buf,
+                                         std::string_view name_for_errors);
+
+}  // namespace
+
 absl::StatusOr<KernelSymbols> ParseKallsyms(std::string_view text, std::shared_ptr<const void> buf,
                                             std::string_view name_for_errors) {
+  if (text.size() >= (uint64_t{1} << 32)) return ParseWhole(text, std::move(buf), name_for_errors);
+  const std::string path(name_for_errors);
+  KernelSymbols ks;
+  SymbolTable mods;
+  std::vector<uint32_t> offsets, names;
+  offsets.reserve(text.size() / 44);  // ~44 bytes a line on x86_64 6.x
+  names.reserve(text.size() / 44);
+  uint64_t n = 0, first = 0, last = 0, kernel_max = 0, mod_min = ~uint64_t{0};
+  bool nonzero = false, together = false, indexable = true;
+  ForEachKept(text, &ks.ref_symbols, [&](const KallsymsLine& l) {
+    ++n;
+    nonzero |= l.addr != 0;
+    if (!IsModuleSymbol(l.name)) {
+      kernel_max = std::max(kernel_max, l.addr);
+      const auto pos = static_cast<uint32_t>(l.name.data() - text.data());
+      if (offsets.empty()) {
+        first = last = l.addr;
+      } else if (l.addr == last) {
+        names.back() = pos;  // an alias: the last one is kept
+        return;
+      } else if (l.addr < last || l.addr - first > UINT32_MAX) {
+        indexable = false;
+        return;
+      }
+      offsets.push_back(static_cast<uint32_t>(l.addr - first));
+      names.push_back(pos);
+      last = l.addr;
+      return;
+    }
+    together |= l.name.find('\t') == std::string_view::npos;
+    mods.AddView(l.addr, 0, l.name, BindingOf(l.type), false);
+    mod_min = std::min(mod_min, l.addr);
+  });
+  if (!indexable || (mods.size() > 0 && (together || mod_min <= kernel_max))) {
+    return ParseWhole(text, std::move(buf), name_for_errors);
+  }
+  if (n == 0) return absl::InvalidArgumentError(absl::StrCat(path, ": no symbols in kallsyms file"));
+  if (!nonzero) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": every kallsyms address is 0 (hidden by kptr_restrict: copy it as root)"));
+  }
+  if (!offsets.empty()) {
+    ks.kernel.SetIndex(
+        std::make_unique<KallsymsIndex>(text, first, std::move(offsets), std::move(names)));
+    ks.kernel.KeepAlive(buf);
+  }
+  mods.Finalize(false);
+  SplitModules(mods, &ks);
+  for (auto& [name, table] : ks.modules) {
+    table.KeepAlive(buf);
+    table.Finalize(true);  // sizes are non-zero now: only sorts (already sorted)
+  }
+  return ks;
+}
+
+namespace {
+
+absl::StatusOr<KernelSymbols> ParseWhole(std::string_view text, std::shared_ptr<const void> buf,
+                                         std::string_view name_for_errors) {
   const std::string path(name_for_errors);
   // perf sorts all symbols, module ones with their "\t[mod]" suffix, in one table: the end of
   // the last kernel symbol before a module's depends on seeing both (symbols__fixup_end).
@@ -275,5 +412,7 @@ absl::StatusOr<KernelSymbols> ParseKallsyms(std::string_view text, std::shared_p
   }
   return ks;
 }
+
+}  // namespace
 
 }  // namespace tk::parsers::symbolize
