@@ -3,6 +3,9 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __x86_64__
+#include <emmintrin.h>
+#endif
 
 #include <algorithm>
 #include <bit>
@@ -95,6 +98,7 @@ bool ParseLine(std::string_view line, KallsymsLine* l) {
   return true;
 }
 
+#ifndef __x86_64__
 // 8 lowercase hex digits (the first in the lowest byte of `x`, as loaded from memory on a
 // little-endian host) to their value, all bytes at once; false when a byte is not [0-9a-f].
 [[gnu::always_inline]] inline bool Hex8(uint64_t x, uint32_t* out) {
@@ -114,6 +118,7 @@ bool ParseLine(std::string_view line, KallsymsLine* l) {
   *out = static_cast<uint32_t>(((v & 0xffff) << 16) | ((v >> 32) & 0xffff));
   return true;
 }
+#endif
 
 // The common line, 16 lowercase hex digits (as every 64-bit kernel prints them), one space,
 // the type, one space: its address and type, with the name left to the caller (who finds the
@@ -121,6 +126,27 @@ bool ParseLine(std::string_view line, KallsymsLine* l) {
 // bytes.
 [[gnu::always_inline]] inline bool FastHead(const char* p, KallsymsLine* l) {
   if (p[16] != ' ' || p[18] != ' ' || p[17] == '\n') return false;
+#ifdef __x86_64__
+  // The 16 digits in one register: ~20 instructions where two Hex8 took ~100 (the parse of a
+  // 122k-line kallsyms was instruction-bound).
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  auto between = [&](char lo, char hi) {  // signed compares: bytes >= 0x80 are below '0'
+    return _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(static_cast<char>(lo - 1))),
+                         _mm_cmpgt_epi8(_mm_set1_epi8(static_cast<char>(hi + 1)), v));
+  };
+  const __m128i letter = between('a', 'f');
+  if (_mm_movemask_epi8(_mm_or_si128(between('0', '9'), letter)) != 0xffff) return false;
+  // Nibbles: the low four bits, plus 9 for a letter; then each 16-bit lane (first digit in
+  // its low byte) to one byte, first digit high, and the eight bytes to the value.
+  const __m128i nib = _mm_add_epi8(_mm_and_si128(v, _mm_set1_epi8(0x0f)),
+                                   _mm_and_si128(letter, _mm_set1_epi8(9)));
+  const __m128i pairs = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(nib, _mm_set1_epi16(0x00ff)), 4),
+                                     _mm_srli_epi16(nib, 8));
+  l->addr = __builtin_bswap64(static_cast<uint64_t>(
+      _mm_cvtsi128_si64(_mm_packus_epi16(pairs, _mm_setzero_si128()))));
+  l->type = p[17];
+  return true;
+#else
   uint64_t a, b;
   std::memcpy(&a, p, 8);
   std::memcpy(&b, p + 8, 8);
@@ -133,6 +159,7 @@ bool ParseLine(std::string_view line, KallsymsLine* l) {
   l->addr = uint64_t{hi} << 32 | lo;
   l->type = p[17];
   return true;
+#endif
 }
 
 }  // namespace
@@ -189,6 +216,26 @@ absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path) {
 
 namespace {
 
+// The first '\n' at or after `q`, else `end`. 99% of kallsyms names are under 48 bytes: three
+// 16-byte compares, one predictable branch, where memchr's call and setup came per ~25-byte
+// name.
+[[gnu::always_inline]] inline const char* NameEnd(const char* q, const char* end) {
+#ifdef __x86_64__
+  if (end - q >= 48) {
+    const __m128i nl = _mm_set1_epi8('\n');
+    auto mask = [&](int at) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + at));
+      return static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl))));
+    };
+    const uint64_t m = mask(0) | mask(16) << 16 | mask(32) << 32;
+    if (m) return q + std::countr_zero(m);
+    q += 48;
+  }
+#endif
+  const void* nl = std::memchr(q, '\n', static_cast<size_t>(end - q));
+  return nl ? static_cast<const char*>(nl) : end;
+}
+
 // Calls `kept(line)` for each symbol of `text` LoadKallsyms keeps (perf's types, a name, not
 // a "$x" mapping symbol), in file order; `refs` (when not null) gets _text and _stext.
 template <typename Fn>
@@ -197,13 +244,15 @@ void ForEachKept(std::string_view text, std::map<std::string, uint64_t, std::les
   const char* p = text.data();
   const char* const end = p + text.size();
   while (p < end) {
+    // A line is a chain of dependent loads (its end is the next one's start): asking for the
+    // text ~25 lines ahead took the 122k-line parse from ~2.2 to ~1.8 ms.
+    __builtin_prefetch(p + 1024);
     KallsymsLine l;
     const char* nl;
     bool ok;
     if (end - p >= 19 && FastHead(p, &l)) {
       // No newline before the name: the head is hex digits, spaces and the type.
-      nl = static_cast<const char*>(std::memchr(p + 19, '\n', static_cast<size_t>(end - p - 19)));
-      if (!nl) nl = end;
+      nl = NameEnd(p + 19, end);
       l.name = std::string_view(p + 19, static_cast<size_t>(nl - p - 19));
       ok = true;
     } else {
