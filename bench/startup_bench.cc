@@ -4,6 +4,9 @@
 //
 // BM_LoadKallsyms        a copy of this host's /proc/kallsyms (written to a temporary file at
 //                        start: the mapped build-id cache copy is what tk reads at startup)
+// BM_LoadKallsymsFind/N  the same, then N lookups at addresses spread over the kernel's
+//                        symbols (the index makes a Symbol at its first lookup: a small
+//                        input makes a few dozen, a 13 MB `perf record -a -g` ~10k)
 // BM_LoadElfSymbols/N    LoadElf of a host library (libstdc++ .dynsym, libc) and of tk itself
 // BM_TkHelp              `tk help` (dynamic linking and static initializers: the floor)
 // BM_TkReportFixture     `tk report` on testdata/report/cxx.data with its shipped ELF and
@@ -51,6 +54,22 @@ void BM_LoadKallsyms(benchmark::State& state) {
       return;
     }
     benchmark::DoNotOptimize(ks->kernel.size());
+  }
+}
+
+void BM_LoadKallsymsFind(benchmark::State& state) {
+  const std::string& path = KallsymsCopy();
+  const auto n = static_cast<size_t>(state.range(0));
+  for (auto _ : state) {
+    auto ks = tk::parsers::symbolize::LoadKallsyms(path);
+    if (!ks.ok() || ks->kernel.size() == 0) {
+      state.SkipWithError("skip: /proc/kallsyms unreadable or hidden");
+      return;
+    }
+    const uint64_t first = ks->kernel.front().start, span = ks->kernel.back().start - first;
+    size_t found = 0;
+    for (size_t i = 0; i < n; ++i) found += ks->kernel.Find(first + span / n * i + 7) != nullptr;
+    benchmark::DoNotOptimize(found);
   }
 }
 
@@ -102,6 +121,7 @@ void BM_PerfReportFixture(benchmark::State& s) {
 }
 
 BENCHMARK(BM_LoadKallsyms)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LoadKallsymsFind)->Arg(50)->Arg(10000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LoadElfSymbols)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TkHelp)->Unit(benchmark::kMillisecond)->Iterations(20);
 BENCHMARK(BM_TkReportFixture)->Unit(benchmark::kMillisecond)->Iterations(20);

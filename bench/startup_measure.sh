@@ -10,7 +10,9 @@
 # perf's build-id cache copy of kallsyms when it is current, else /proc/kallsyms),
 # testdata/perf_data/g.data (user and kernel frames), testdata/report/cxx.data with its
 # shipped ELF and kallsyms, testdata/sched/chain.perf.data (sched timehist -g). perf report
-# on z.data is timed in the same run as the anchor.
+# on z.data is timed in the same run as the anchor; `report --no-host-kallsyms` on z.data is
+# the same run without the host's kernel symbols: the difference to `report` is what loading
+# them costs.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-30}
@@ -23,6 +25,7 @@ export PERF_CONFIG=/dev/null
 cmds=(
   "$tk fold $z"
   "$tk report $z"
+  "$tk report --no-host-kallsyms $z"
   "$tk pprof -o /dev/null $z"
   "$tk script $z"
   "$tk flamegraph $z"
@@ -39,6 +42,8 @@ for c in "${cmds[@]}"; do
   files=$(strace -f -qq -e trace=openat,open,stat,newfstatat,statx,readlink,access $c 2>&1 >/dev/null |
     grep -oE '"/[^"]*"' | tr -d '"' | grep -vE "^$here/|\.so(\.[0-9.]+)?$|^/etc/ld\.so" |
     sort -u | tr "\n" " " || true)
-  printf '%-16s %6s ms  %s\n' "$(echo "${c#"$tk "}" | cut -d' ' -f1-2)" "$ms" "${files:--}"
+  what=${c#"$tk "}
+  what=${what//"$td/"/}
+  printf '%-44s %6s ms  %s\n' "${what:0:44}" "$ms" "${files:--}"
 done
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -429,8 +429,8 @@ void Machine::LoadKernel() {
 // to the end of the last kernel symbol, past the recorded _text.._etext (init text, where
 // the idle task's x86_64_start_kernel frames are).
 void Machine::ExtendKernelMap() {
-  const std::vector<Symbol>& syms = kernel_->ks.kernel.symbols();
-  if (syms.empty()) return;
+  const SymbolTable& syms = kernel_->ks.kernel;  // kallsyms.h: its symbols made on demand
+  if (syms.size() == 0) return;
   for (auto it = kernel_maps_.begin(); it != kernel_maps_.end(); ++it) {
     if (it->second.dso->kind != kKernel) continue;
     Map m = it->second;

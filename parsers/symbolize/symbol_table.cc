@@ -189,7 +189,24 @@ void SymbolTable::BuildPages() const {
   if (syms_.back().start == ~uint64_t{0}) pages_.back() = static_cast<uint32_t>(syms_.size());
 }
 
+const std::vector<Symbol>& SymbolTable::IndexedSymbols() const {
+  if (indexed_all_.size() != index_->size()) {
+    indexed_all_.clear();
+    for (size_t i = 0; i < index_->size(); ++i) indexed_all_.push_back(*index_->At(i));
+  }
+  return indexed_all_;
+}
+
+void SymbolTable::Unindex() {
+  syms_ = IndexedSymbols();
+  indexed_all_.clear();
+  index_.reset();
+  finalized_ = syms_.size();
+  Changed();
+}
+
 const Symbol* SymbolTable::Find(uint64_t addr) const {
+  if (index_) return index_->Find(addr);
   if (syms_.empty()) return nullptr;
   if (pages_.empty()) BuildPages();
   // The first symbol starting after addr is within addr's page: those of earlier pages start

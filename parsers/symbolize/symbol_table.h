@@ -36,6 +36,20 @@ struct Symbol {
   bool plt = false;       // a synthesized PLT entry: NameOf appends "@plt"
 };
 
+// A finalized table whose Symbols are made on demand (kallsyms.cc's index of a kallsyms file:
+// 120k symbols, of which a small input hits a few dozen; making them all was most of its
+// startup). What it hands out is what Finalize would have left (ends fixed, aliases dropped),
+// never mangled, and stays in place while the index lives.
+class SymbolIndex {
+ public:
+  virtual ~SymbolIndex() = default;
+  virtual size_t size() const = 0;
+  virtual const Symbol* At(size_t i) const = 0;  // i < size(), in address order
+  virtual const Symbol* Find(uint64_t addr) const = 0;  // as SymbolTable::Find
+  // SymbolTable::Shift; false (nothing moved) when the addresses would wrap around 2^64.
+  virtual bool Shift(uint64_t delta) = 0;
+};
+
 class SymbolTable {
  public:
   // Adds a symbol; `name` is copied. Call Finalize once all are in.
@@ -48,6 +62,12 @@ class SymbolTable {
     syms_.push_back(Symbol{start, start + size, name, binding, mangled});
   }
   void Reserve(size_t n) { syms_.reserve(n); }
+  // The symbols are `index`'s from now on (a table without Add/AddView/Finalize).
+  void SetIndex(std::unique_ptr<SymbolIndex> index) {
+    syms_.clear();
+    index_ = std::move(index);
+    Changed();
+  }
   void KeepAlive(std::shared_ptr<const void> storage) { storage_.push_back(std::move(storage)); }
   // The printable name: demangled (once, cached) for C++ names.
   std::string_view NameOf(const Symbol& s) const;
@@ -61,6 +81,11 @@ class SymbolTable {
   void SortAdded();
   // Moves every symbol down by `delta` (kernel symbols of another boot: KASLR).
   void Shift(uint64_t delta) {
+    if (index_ && index_->Shift(delta)) {
+      indexed_all_.clear();
+      return;
+    }
+    if (index_) Unindex();
     for (Symbol& s : syms_) {
       s.start -= delta;
       s.end -= delta;
@@ -70,8 +95,12 @@ class SymbolTable {
   // The symbol covering `addr` or nullptr.
   const Symbol* Find(uint64_t addr) const;
 
-  size_t size() const { return syms_.size(); }
-  const std::vector<Symbol>& symbols() const { return syms_; }
+  size_t size() const { return index_ ? index_->size() : syms_.size(); }
+  // Every symbol (of an index: all made once, for tests and rare callers).
+  const std::vector<Symbol>& symbols() const { return index_ ? IndexedSymbols() : syms_; }
+  // The first and the last symbol (size() > 0), without making an index's others.
+  const Symbol& front() const { return index_ ? *index_->At(0) : syms_.front(); }
+  const Symbol& back() const { return index_ ? *index_->At(index_->size() - 1) : syms_.back(); }
   // Drops symbols for which `drop` is true (after Finalize).
   template <typename Pred>
   void EraseIf(Pred drop) {
@@ -82,6 +111,8 @@ class SymbolTable {
 
  private:
   bool PreferFirst(const Symbol& a, const Symbol& b) const;
+  const std::vector<Symbol>& IndexedSymbols() const;
+  void Unindex();  // the index's symbols into syms_, then no index
 
   std::vector<Symbol> syms_;
   // An Add/AddView put a symbol below the one before it: Finalize sorts (kallsyms and most
@@ -109,6 +140,8 @@ class SymbolTable {
   mutable std::vector<uint32_t> pages_;
   mutable uint64_t page_base_ = 0;
   mutable int page_shift_ = 12;
+  std::unique_ptr<SymbolIndex> index_;  // set: the symbols are its, syms_ is unused
+  mutable std::vector<Symbol> indexed_all_;  // symbols() of an index
 };
 
 }  // namespace tk::parsers::symbolize
