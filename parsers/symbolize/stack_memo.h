@@ -60,7 +60,7 @@ class StackKeys {
   size_t size() const { return ids_.size(); }
 
  private:
-  static constexpr size_t kSeen = size_t{1} << 17;  // 512 KiB of fingerprints
+  static constexpr size_t kSeen = size_t{1} << 16;  // 256 KiB of fingerprints
   struct KeyHash {
     size_t operator()(std::string_view key) const { return Hash(key); }
   };
