@@ -8,6 +8,7 @@
 #include "core/byte_reader.h"
 #include "core/run_settings.h"
 #include "parsers/perf_data/abi.h"
+#include "parsers/perf_data/stack_keys.h"
 #include "parsers/tep/tep_decoder.h"
 #include "parsers/tep/tracing_data.h"
 
@@ -225,99 +226,46 @@ void Decoder::BuildStack(const ParsedSample& s, uint16_t misc, const EventAttr& 
   }
 }
 
-// Event::stack_id. BuildStack's frames are a function of what the key holds, so the frames
-// of a key are memoized (memo_, at its second sight) and its later samples skip Resolve and
-// BuildStack. The key:
-//   - the sample's pid and the generations of its maps and of the kernel's
-//     (Machine::MapsGeneration): Resolve of a user address depends only on the process' maps,
-//     of a kernel address only on the kernel maps (kallsyms, modules, KSYMBOL's BPF and
-//     trampolines), and each generation is new at every record that changes those maps
-//     (MMAP/MMAP2, a FORK of a new process; module MMAP, KSYMBOL). A JIT map
-//     (/tmp/perf-PID.map) and a DSO's symbols load once, at their first lookup, and never
-//     change after (the Machine's kernel frame cache rests on that too). A stack whose
-//     building changed any maps (the first kernel frame loads kallsyms and extends the kernel
-//     map) is not memoized: its first frames saw other maps than its last.
-//   - the raw callchain, context markers included (which addresses are kernel, user, guest;
-//     an unknown marker drops the stack; the kMaxStack cut), in file byte order;
-//   - the sample IP and the kernel-mode bit of misc (a sample without callchain, a dropped
-//     stack's IP);
-//   - --call-graph dwarf: the attr bits that choose the DWARF path, and the unwound user stack
-//     itself (the AheadUnwinder's answer: stop reason, each frame's pc and whether it is looked
-//     up at pc, and its inline names as the views the Unwinder interned, which are the same
-//     pointer for the same name of a file), else the user IP that stands for the user part.
-//     So DWARF samples are keyed by their unwound ips, after unwinding.
-// Constant for the parse: the inline options, the symbol search options.
-void Decoder::StackKey(const ParsedSample& s, uint16_t misc, const EventAttr& attr,
-                       const UnwoundStacks::Stack* unwound) {
-  std::vector<uint64_t>& k = key_;
-  k.clear();
-  const bool dwarf = DwarfUser(attr);
-  k.push_back((s.has_callchain ? 1u : 0u) | (IsKernelMode(misc) ? 2u : 0u) | (dwarf ? 4u : 0u) |
-              (unwound ? 8u : 0u) | (s.has_user_ip ? 16u : 0u) |
-              (uint64_t{static_cast<uint32_t>(s.pid)} << 32));
-  k.push_back(machine_.MapsGeneration(s.pid));
-  k.push_back(machine_.kernel_generation());
-  k.push_back(s.ip);
-  if (dwarf) {
-    k.push_back(s.has_user_ip ? s.user_ip : 0);
-    k.push_back(s.user_regs_abi);
-  }
-  if (unwound) {
-    k.push_back(static_cast<uint64_t>(unwound->why));
-    k.push_back(unwound->frames_end - unwound->frames_begin);
-    for (uint32_t i = unwound->frames_begin; i < unwound->frames_end; ++i) {
-      const UnwoundStacks::Frame& uf = unwound_->frames[i];
-      k.push_back(uf.pc);
-      k.push_back((uf.exact ? 1u : 0u) | (uint64_t{uf.names_end - uf.names_begin} << 1));
-      for (uint32_t n = uf.names_begin; n < uf.names_end; ++n) {
-        k.push_back(reinterpret_cast<uintptr_t>(unwound_->names[n].data()));
-        k.push_back(unwound_->names[n].size());
-      }
-    }
-  }
-  if (s.has_callchain) {
-    const size_t at = k.size();
-    k.resize(at + s.callchain_nr);
-    std::memcpy(k.data() + at, s.callchain.data(), s.callchain_nr * 8);
-  }
-}
-
-// The stack of a sample into `e`: from the memo, else built (and memoized).
+// Event::stack_id. BuildStack's frames are a function of the stack's key (stack_keys.h: its
+// raw addresses, the sample's pid, IP and mode, the DWARF unwinder's answer) and of the
+// generations of the maps (Machine::MapsGeneration): Resolve of a user address depends only
+// on the process' maps, of a kernel address only on the kernel maps (kallsyms, modules,
+// KSYMBOL's BPF and trampolines), and each generation is new at every record that changes
+// those maps (MMAP/MMAP2, a FORK of a new process; module MMAP, KSYMBOL). A JIT map
+// (/tmp/perf-PID.map) and a DSO's symbols load once, at their first lookup, and never change
+// after (the Machine's kernel frame cache rests on that too). So the frames of a key id are
+// memoized under the two generations (memo_), and its later samples under the same ones skip
+// Resolve and BuildStack. A stack whose building changed any maps (the first kernel frame
+// loads kallsyms and extends the kernel map) is not memoized: its first frames saw other
+// maps than its last. The key ids come from the StackKeys stage (0: the key's first sight).
 void Decoder::SetStack(const ParsedSample& s, uint16_t misc, const EventAttr& attr, Event& e) {
-  const UnwoundStacks::Stack* unwound = UnwoundFor(s, attr);
-  StackKey(s, misc, attr, unwound);
-  const std::string_view key(reinterpret_cast<const char*>(key_.data()), key_.size() * 8);
-  const size_t hash = symbolize::StackMemo::Hash(key);
-  const symbolize::StackMemo::Stack* m = memo_.Find(key, hash);
+  const UnwoundStacks::Stack* unwound = UnwoundStackOf(attr, s, unwound_, unwound_index_);
+  const uint32_t key = stack_key_;
+  uint64_t maps_generation = 0, kernel_generation = 0;
+  const symbolize::StackMemo::Stack* m = nullptr;
+  if (key) {
+    maps_generation = machine_.MapsGeneration(s.pid);
+    kernel_generation = machine_.kernel_generation();
+    m = memo_.Find(key, maps_generation, kernel_generation);
+  }
   if (m) {
     if (unwound && !m->dropped_ip) unwind_stats_.Add(unwound->why);  // as AppendUnwound
   } else {
     const uint64_t generations = machine_.generations();
     stack_dropped_ = false;
     BuildStack(s, misc, attr, unwound);
-    if (generations != machine_.generations() || !memo_.SeenBefore(hash)) {
+    if (!key || generations != machine_.generations() ||
+        !memo_.ShouldAdd(key, maps_generation, kernel_generation)) {
       e.stack = absl::MakeConstSpan(frames_);  // stack_id stays 0
       if (stack_dropped_) e.dropped_stack_ip = absl::MakeConstSpan(&dropped_ip_, 1);
       return;
     }
-    m = memo_.Add(key, frames_, stack_dropped_ ? &dropped_ip_ : nullptr);
+    m = memo_.Add(key, maps_generation, kernel_generation, frames_,
+                  stack_dropped_ ? &dropped_ip_ : nullptr);
   }
   e.stack = m->frames;
   e.stack_id = m->id;
   if (m->dropped_ip) e.dropped_stack_ip = absl::MakeConstSpan(m->dropped_ip, 1);
-}
-
-bool Decoder::DwarfUser(const EventAttr& attr) {
-  return attr.exclude_callchain_user() && (attr.sample_type & kSampleStackUser);
-}
-
-// The AheadUnwinder unwinds every sample with registers and a stack dump (its WouldUnwind).
-const UnwoundStacks::Stack* Decoder::UnwoundFor(const ParsedSample& s, const EventAttr& attr) const {
-  if (!DwarfUser(attr) || !(attr.sample_type & kSampleRegsUser) || s.user_stack.empty()) {
-    return nullptr;
-  }
-  if (!unwound_ || unwound_index_ < 0) return nullptr;
-  return &unwound_->stacks[static_cast<size_t>(unwound_index_)];
 }
 
 // As perf: callers are looked up (and printed) at return address − 1, the leaf and frames
@@ -362,7 +310,7 @@ absl::Status Decoder::OnSample(uint16_t misc, std::string_view body, uint64_t of
     return absl::OkStatus();
   }
   const EventAttr& attr = table_.attr(ev);
-  ParsedSample s;
+  ParsedSample& s = parsed_;  // reused: a fresh one is zeroed by `rep stos` (sample.cc)
   if (absl::Status st = ParseSample(body, attr, meta_.swap, &s); !st.ok()) {
     Malformed(absl::StrCat("SAMPLE: ", AV(SV(st.message()))), off);
     return absl::OkStatus();

@@ -73,11 +73,13 @@ class Decoder {
 
   uint64_t samples() const { return samples_; }
 
-  // The --call-graph dwarf stack of the next record Handle gets: stacks->stacks[index]
-  // (AheadUnwinder::Feed's answer for it; -1: none).
-  void SetUnwound(const UnwoundStacks* stacks, int index) {
+  // What the stages ahead of the decoder made of the next record Handle gets: its
+  // --call-graph dwarf stack, stacks->stacks[index] (AheadUnwinder::Feed's answer; -1: none),
+  // and its stack's key id (StackKeys::Feed's; 0: none).
+  void SetAhead(const UnwoundStacks* stacks, int index, uint32_t stack_key) {
     unwound_ = stacks;
     unwound_index_ = index;
+    stack_key_ = stack_key;
   }
 
  private:
@@ -115,13 +117,6 @@ class Decoder {
                   const UnwoundStacks::Stack* unwound);
   // Sets e.stack, e.dropped_stack_ip and e.stack_id, from memo_ when the key was seen.
   void SetStack(const ParsedSample& s, uint16_t misc, const EventAttr& attr, Event& e);
-  // The memo key of a sample's stack into key_.
-  void StackKey(const ParsedSample& s, uint16_t misc, const EventAttr& attr,
-                const UnwoundStacks::Stack* unwound);
-  // The user part of the stack is unwound from REGS_USER and STACK_USER (--call-graph dwarf).
-  static bool DwarfUser(const EventAttr& attr);
-  // The AheadUnwinder's stack for this sample; null when it was not unwound.
-  const UnwoundStacks::Stack* UnwoundFor(const ParsedSample& s, const EventAttr& attr) const;
   // Appends the user frames of a --call-graph dwarf sample, unwound (by the AheadUnwinder)
   // from its registers and stack copy; false when they stand for no user part.
   bool AppendUnwound(const ParsedSample& s, const UnwoundStacks::Stack& st);
@@ -137,17 +132,18 @@ class Decoder {
   symbolize::Machine machine_;
   const UnwoundStacks* unwound_ = nullptr;
   int unwound_index_ = -1;
+  uint32_t stack_key_ = 0;  // SetAhead's
   unwind::UnwindStats unwind_stats_;  // of the stacks used
   bool inline_frames_ = true;
   bool inline_outermost_keeps_dso_ = false;  // ParseOptions::inline_outermost_keeps_dso
   std::vector<Handler> handlers_;
   std::vector<std::string> names_;  // per event index
   std::vector<Frame> frames_;
-  symbolize::StackMemo memo_;  // Event::stack_id: distinct stacks, by StackKey
-  std::vector<uint64_t> key_;  // StackKey's, reused
+  symbolize::StackMemo memo_;  // Event::stack_id: distinct stacks, by key id and generations
   Frame dropped_ip_;            // the sample IP of a stack BuildStack dropped
   bool stack_dropped_ = false;
   Event sample_event_;  // OnSample's and HandleSample's, reused
+  ParsedSample parsed_;  // OnSample's, reused
   FastSampleDecoder fast_;
   bool fast_enabled_ = true;
   bool prefetch_dsos_ = false;  // a second thread may load DSO symbols (Refresh)

@@ -99,6 +99,34 @@ absl::Status ParseTail(ByteReader& r, const EventAttr& a, ParsedSample* s) {
   return absl::OkStatus();
 }
 
+// Every field to its default, one store each: `*s = ParsedSample{}` (and a fresh
+// `ParsedSample s;`) zeroed the 208 bytes with `rep stos`, whose start-up was 9% of the
+// decoding thread of `tk fold` on a `perf record -a -g` file (most of OnSample's own time).
+void ResetSample(ParsedSample* s) {
+  s->ip = 0;
+  s->pid = s->tid = -1;
+  s->time = 0;
+  s->has_time = false;
+  s->addr = 0;
+  s->id = 0;
+  s->cpu = -1;
+  s->period = 0;
+  s->has_period = false;
+  s->callchain = {};
+  s->callchain_nr = 0;
+  s->has_callchain = false;
+  s->raw = {};
+  s->has_raw = false;
+  s->user_stack_size = 0;
+  s->user_stack = {};
+  s->user_stack_dyn_size = 0;
+  s->user_regs_abi = 0;
+  s->user_regs = {};
+  s->user_ip = 0;
+  s->has_user_ip = false;
+  s->weight = 0;
+}
+
 }  // namespace
 
 int16_t FixedSampleFieldOffset(uint64_t sample_type, uint64_t bit) {
@@ -113,6 +141,7 @@ int16_t FixedSampleFieldOffset(uint64_t sample_type, uint64_t bit) {
 }
 
 absl::Status ParseSample(std::string_view body, const EventAttr& a, bool swap, ParsedSample* s) {
+  ResetSample(s);
   ByteReader r(body, swap);
   uint64_t st = a.sample_type;
   if ((st & kSampleIdentifier) && !r.Read(&s->id)) return Bad("sample truncated in IDENTIFIER");

@@ -52,7 +52,8 @@ struct ParsedSample {
   uint64_t weight = 0;
 };
 
-// Parses a SAMPLE body (after the 8-byte header). An error status says what is wrong.
+// Parses a SAMPLE body (after the 8-byte header) into *s, every field set (those the
+// sample_type lacks to their defaults: *s may be reused). An error status says what is wrong.
 absl::Status ParseSample(std::string_view body, const EventAttr& attr, bool swap,
                         ParsedSample* s);
 

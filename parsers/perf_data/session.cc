@@ -18,6 +18,7 @@
 #include "parsers/perf_data/header_records.h"
 #include "parsers/perf_data/reorder_queue.h"
 #include "parsers/perf_data/sample.h"
+#include "parsers/perf_data/stack_keys.h"
 #include "parsers/perf_data/tokenizer.h"
 #include "parsers/perf_data/unwind_ahead.h"
 
@@ -100,6 +101,7 @@ class RecordBatch {
     uint32_t size;
     int32_t unwound;   // index in `unwound`, -1: none
     uint64_t offset;
+    uint32_t stack_key;  // StackKeys::Feed's
   };
   std::vector<Item> items;
   std::string arena;
@@ -112,12 +114,13 @@ class RecordBatch {
     unwound.Clear();
     release_below = 0;
   }
-  void Add(std::string_view rec, bool stable, uint64_t offset, int unwound_index) {
+  void Add(std::string_view rec, bool stable, uint64_t offset, int unwound_index,
+           uint32_t stack_key) {
     const uint32_t size = static_cast<uint32_t>(rec.size());
     if (stable) {
-      items.push_back({rec.data(), 0, size, unwound_index, offset});
+      items.push_back({rec.data(), 0, size, unwound_index, offset, stack_key});
     } else {
-      items.push_back({nullptr, arena.size(), size, unwound_index, offset});
+      items.push_back({nullptr, arena.size(), size, unwound_index, offset, stack_key});
       arena.append(rec);
     }
   }
@@ -140,6 +143,7 @@ class Loop {
         diag_(diag),
         decoder_((table_.Build(meta), meta), table_, opts, sink, diag),
         ahead_(meta, table_, opts, sink.wants()),
+        keys_(meta, table_, sink.wants()),
         mapped_(in.mapped().has_value()) {
     sink.OnTraceInfo(TraceInfo{meta.arch});
   }
@@ -222,7 +226,7 @@ class Loop {
           __builtin_prefetch(p + lines - 1);
         }
         const RecordBatch::Item& i = items[n];
-        decoder_.SetUnwound(&b->unwound, i.unwound);
+        decoder_.SetAhead(&b->unwound, i.unwound, i.stack_key);
         if (absl::Status st = decoder_.Handle(b->Record(i), i.offset); !st.ok()) return st;
       }
       pipe.Done(std::move(b));
@@ -231,14 +235,16 @@ class Loop {
   }
 
   // A record to decode, in delivery order: at once, or into the batch. Its user stack is
-  // unwound here either way (with two threads: on the reading thread).
+  // unwound and its stack keyed here either way (with two threads: on the reading thread).
   absl::Status Send(std::string_view rec, bool stable, uint64_t offset) {
     if (!batch_) {
       unwound_.Clear();
-      decoder_.SetUnwound(&unwound_, ahead_.Feed(rec, &unwound_));
+      const int unwound = ahead_.Feed(rec, &unwound_);
+      decoder_.SetAhead(&unwound_, unwound, keys_.Feed(rec, &unwound_, unwound));
       return decoder_.Handle(rec, offset);
     }
-    batch_->Add(rec, stable, offset, ahead_.Feed(rec, &batch_->unwound));
+    const int unwound = ahead_.Feed(rec, &batch_->unwound);
+    batch_->Add(rec, stable, offset, unwound, keys_.Feed(rec, &batch_->unwound, unwound));
     batch_bytes_ += rec.size();
     if (batch_->items.size() >= kBatchRecords || batch_bytes_ >= kBatchBytes) Flush();
     return cancelled_ ? absl::CancelledError("decoding stopped") : absl::OkStatus();
@@ -321,6 +327,7 @@ class Loop {
     if (change == HeaderChange::kEvents) table_.Build(meta_);
     if (change != HeaderChange::kNone) decoder_.Refresh();
     if (change != HeaderChange::kNone) ahead_.Refresh();
+    if (change == HeaderChange::kEvents) keys_.Refresh();
     if (change == HeaderChange::kTracingData) decoder_.LoadTracingData(rec.offset + rec.size);
     return absl::OkStatus();
   }
@@ -331,6 +338,7 @@ class Loop {
   EventTable table_;
   Decoder decoder_;
   AheadUnwinder ahead_;  // on the reading thread (Send's)
+  StackKeys keys_;        // the same
   UnwoundStacks unwound_;  // one thread: the record being decoded
   ReorderQueue queue_;
   std::vector<ReorderQueue::Entry> out_;

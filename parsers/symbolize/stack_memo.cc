@@ -6,7 +6,7 @@
 namespace tk::parsers::symbolize {
 
 template <typename T>
-T* StackMemo::Arena<T>::Alloc(size_t n) {
+T* Arena<T>::Alloc(size_t n) {
   if (n == 0) return nullptr;
   if (blocks_.empty() || used_ + n > size_) {
     size_ = std::max(n, kBlock);
@@ -18,21 +18,78 @@ T* StackMemo::Arena<T>::Alloc(size_t n) {
   return p;
 }
 
-const StackMemo::Stack* StackMemo::Add(std::string_view key, absl::Span<const Frame> frames,
-                                       const Frame* dropped_ip) {
+size_t StackKeys::Hash(std::string_view key) {
+  constexpr uint64_t kMul = 0x9e3779b97f4a7c15ULL;
+  uint64_t h = key.size() * kMul;
+  size_t i = 0;
+  for (; i + 8 <= key.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, key.data() + i, 8);
+    h = (h ^ w) * kMul;
+    h ^= h >> 29;
+  }
+  if (i < key.size()) {
+    uint64_t w = 0;
+    std::memcpy(&w, key.data() + i, key.size() - i);
+    h = (h ^ w) * kMul;
+  }
+  // murmur3's finalizer: every bit of h reaches the low bits (the table's H2) and the high.
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  return h ^ (h >> 33);
+}
+
+uint32_t StackKeys::Intern(std::string_view key) {
+  const size_t hash = Hash(key);
+  // Most keys of a profile are seen once: for them one load of seen_ is the whole cost,
+  // where looking in ids_ first cost a probe more.
+  uint32_t& seen = seen_[hash & (kSeen - 1)];
+  const uint32_t fingerprint = static_cast<uint32_t>(hash >> 32) | 1;
+  auto it = ids_.end();
+  if (seen != fingerprint) {
+    seen = fingerprint;
+    // A key with an id whose slot another key took: still its id.
+    if (ids_.empty() || (it = ids_.find(key, hash)) == ids_.end()) return 0;
+    return it->second;
+  }
+  it = ids_.find(key, hash);
+  if (it != ids_.end()) return it->second;
   char* k = keys_.Alloc(key.size());
   if (!key.empty()) std::memcpy(k, key.data(), key.size());
+  const uint32_t id = static_cast<uint32_t>(ids_.size() + 1);
+  ids_.emplace(std::string_view(k, key.size()), id);
+  return id;
+}
+
+bool StackMemo::ShouldAdd(uint32_t key, uint64_t maps_generation, uint64_t kernel_generation) {
+  if (key >= slots_.size() || !slots_[key].stack.id) return true;
+  Slot& s = slots_[key];
+  if (s.pending_maps == maps_generation && s.pending_kernel == kernel_generation) return true;
+  s.pending_maps = maps_generation;
+  s.pending_kernel = kernel_generation;
+  return false;
+}
+
+const StackMemo::Stack* StackMemo::Add(uint32_t key, uint64_t maps_generation,
+                                       uint64_t kernel_generation, absl::Span<const Frame> frames,
+                                       const Frame* dropped_ip) {
+  if (key >= slots_.size()) slots_.resize(std::max<size_t>(key + 1, 2 * slots_.size()));
   const size_t n = frames.size() + (dropped_ip ? 1 : 0);
   Frame* f = frames_.Alloc(n);
   std::copy(frames.begin(), frames.end(), f);
-  Stack s;
-  s.id = stacks_.size() + 1;
-  s.frames = absl::MakeConstSpan(f, frames.size());
+  Slot& s = slots_[key];
+  s.maps_generation = maps_generation;
+  s.kernel_generation = kernel_generation;
+  s.stack.id = ++stacks_;
+  s.stack.frames = absl::MakeConstSpan(f, frames.size());
+  s.stack.dropped_ip = nullptr;
   if (dropped_ip) {
     f[frames.size()] = *dropped_ip;
-    s.dropped_ip = f + frames.size();
+    s.stack.dropped_ip = f + frames.size();
   }
-  return &stacks_.emplace(std::string_view(k, key.size()), s).first->second;
+  return &s.stack;
 }
 
 }  // namespace tk::parsers::symbolize

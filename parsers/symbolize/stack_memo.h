@@ -1,11 +1,18 @@
-// A memo of symbolized stacks: a key (bytes that determine a stack: its raw addresses and the
-// generations of the maps they were resolved in) → the frames once built and a stack id
-// (Event::stack_id: 1, 2, ... in order of memoization). Repeated stacks dominate a profile:
-// the decoder resolves each one once more and hands the memo's frames out again.
+// A memo of symbolized stacks in two halves, so that the costly half runs on the reading
+// thread (parsers/perf_data/stack_keys.h) while the decoding thread symbolizes:
+//   - StackKeys: the bytes that determine a stack apart from the maps (its raw addresses) →
+//     a key id, 1, 2, ... in order of first repeat. Repeated stacks dominate many profiles,
+//     but in a `perf record -a -g` of -O2 code most keys are seen once (short stacks, varying
+//     leaf IPs): the probes of these tables, cache misses each, were a quarter of the
+//     decoding thread of `tk fold` when they ran there.
+//   - StackMemo: a key id and the generations of the maps its addresses were resolved in →
+//     the frames once built and a stack id (Event::stack_id: 1, 2, ... in order of
+//     memoization). The decoder resolves each stack once more and hands the memo's frames
+//     out again; a key id is a direct index, so a repeat costs one load, not a probe.
 //
 // Memory grows with the distinct stacks, never with the samples: keys and frames live in
 // arenas (blocks of a fixed size, never moved), so a stack's frames stay where they are until
-// the memo is destroyed.
+// the memo is destroyed; a key seen once costs 8 bytes.
 #ifndef TK_PARSERS_SYMBOLIZE_STACK_MEMO_H_
 #define TK_PARSERS_SYMBOLIZE_STACK_MEMO_H_
 
@@ -22,6 +29,46 @@
 
 namespace tk::parsers::symbolize {
 
+// Bump allocation in blocks of at least kBlock elements; what is handed out never moves.
+template <typename T>
+class Arena {
+ public:
+  T* Alloc(size_t n);
+
+ private:
+  static constexpr size_t kBlock = 1 << 14;
+  std::vector<std::unique_ptr<T[]>> blocks_;
+  size_t used_ = 0, size_ = 0;
+};
+
+class StackKeys {
+ public:
+  // A key's hash, 8 bytes at a time (keys are raw addresses): Debian's Abseil hashes a
+  // string_view with libstdc++'s byte loop, 100 instructions for a 3-frame key.
+  static size_t Hash(std::string_view key);
+
+  // The id of `key` (1, 2, ...), or 0 at its first sight: a key gets an id when it is seen
+  // again soon enough, so the many stacks of a profile seen once cost nothing here, not
+  // their bytes. "Seen" is a fixed table of hash fingerprints (kSeen slots, one per hash's
+  // low bits, the last key's there): a key whose slot another key took since gets its id at
+  // a later sight, and a key whose fingerprint another left there (1 in 2^31) at its first.
+  // Either way the key is exact (ids_ compares its bytes); only when it gets an id moves.
+  // An exact set of every hash seen was 4+ MB on a 350k-sample `perf record -a -g` file,
+  // two thirds of its keys seen once: a cache miss per sample, the most of this class's time.
+  uint32_t Intern(std::string_view key);
+
+  size_t size() const { return ids_.size(); }
+
+ private:
+  static constexpr size_t kSeen = size_t{1} << 16;  // 256 KiB of fingerprints
+  struct KeyHash {
+    size_t operator()(std::string_view key) const { return Hash(key); }
+  };
+  absl::flat_hash_map<std::string_view, uint32_t, KeyHash> ids_;  // keys in keys_
+  std::vector<uint32_t> seen_ = std::vector<uint32_t>(kSeen);  // fingerprints; 0: none
+  Arena<char> keys_;
+};
+
 class StackMemo {
  public:
   struct Stack {
@@ -31,40 +78,38 @@ class StackMemo {
     const Frame* dropped_ip = nullptr;
   };
 
-  static size_t Hash(std::string_view key) { return absl::Hash<std::string_view>{}(key); }
-
-  // The stack memoized under `key` (whose Hash is `hash`), or null. The pointer is valid
-  // until the next Add.
-  const Stack* Find(std::string_view key, size_t hash) const {
-    auto it = stacks_.find(key, hash);
-    return it == stacks_.end() ? nullptr : &it->second;
+  // The stack memoized for key id `key` (> 0) under these two generations, or null. The
+  // pointer is valid until the next Add.
+  const Stack* Find(uint32_t key, uint64_t maps_generation, uint64_t kernel_generation) const {
+    if (key >= slots_.size()) return nullptr;
+    const Slot& s = slots_[key];
+    return s.stack.id && s.maps_generation == maps_generation &&
+                   s.kernel_generation == kernel_generation
+               ? &s.stack
+               : nullptr;
   }
-  // Whether a key of this hash was offered before: a stack is memoized at its second sight,
-  // so the many stacks of a profile seen once cost 8 bytes here, not their frames. (Two keys
-  // of one hash only make the second memoized at once.)
-  bool SeenBefore(size_t hash) { return !seen_.insert(hash).second; }
-  // Memoizes `frames` and `dropped_ip` (copied; may be null) under `key` (not present yet);
-  // returns the entry as Find does. The frames' addresses stay valid as long as the memo.
-  const Stack* Add(std::string_view key, absl::Span<const Frame> frames, const Frame* dropped_ip);
+  // Whether to memoize a stack that Find did not have: yes for a key id without a stack (ids
+  // come at a key's second sight); for one whose stack has other generations, at its second
+  // sight under the new ones (maps that keep changing, a JIT's, would otherwise memoize a
+  // copy of the frames per sample).
+  bool ShouldAdd(uint32_t key, uint64_t maps_generation, uint64_t kernel_generation);
+  // Memoizes `frames` and `dropped_ip` (copied; may be null) for key id `key` under these
+  // generations, replacing what the key had (the frames handed out before stay valid, under
+  // their own stack id); returns the entry as Find does.
+  const Stack* Add(uint32_t key, uint64_t maps_generation, uint64_t kernel_generation,
+                   absl::Span<const Frame> frames, const Frame* dropped_ip);
 
-  size_t size() const { return stacks_.size(); }
+  // Stacks memoized (stack ids handed out).
+  size_t size() const { return stacks_; }
 
  private:
-  // Bump allocation in blocks of at least kBlock elements; what is handed out never moves.
-  template <typename T>
-  class Arena {
-   public:
-    T* Alloc(size_t n);
-
-   private:
-    static constexpr size_t kBlock = 1 << 14;
-    std::vector<std::unique_ptr<T[]>> blocks_;
-    size_t used_ = 0, size_ = 0;
+  struct Slot {
+    uint64_t maps_generation = 0, kernel_generation = 0;
+    Stack stack;  // id 0: none
+    uint64_t pending_maps = 0, pending_kernel = 0;  // ShouldAdd's first sight of others
   };
-
-  absl::flat_hash_map<std::string_view, Stack> stacks_;  // keys in keys_
-  absl::flat_hash_set<uint64_t> seen_;                   // SeenBefore
-  Arena<char> keys_;
+  std::vector<Slot> slots_;  // by key id
+  size_t stacks_ = 0;
   Arena<Frame> frames_;
 };
 

@@ -1,5 +1,7 @@
-// symbolize::StackMemo: a key is memoized at its second sight, ids count up in order of
-// memoization, a dropped stack keeps its IP, and entries survive the table's growth.
+// symbolize::StackKeys and StackMemo: a key gets an id at its second sight, ids count up in
+// order; a stack is memoized by key id under two generations, found only under the same ones,
+// replaced under new ones at their second sight; a dropped stack keeps its IP; entries
+// survive the tables' growth.
 #include "parsers/symbolize/stack_memo.h"
 
 #include <string>
@@ -10,56 +12,93 @@
 namespace tk::testing {
 namespace {
 
+using tk::parsers::symbolize::StackKeys;
 using tk::parsers::symbolize::StackMemo;
 
-TEST(StackMemo, SecondSightAndIdsInOrder) {
+TEST(StackKeys, SecondSightAndIdsInOrder) {
+  StackKeys keys;
+  EXPECT_EQ(keys.Intern("key a"), 0u);  // first sight
+  EXPECT_EQ(keys.Intern("key b"), 0u);
+  EXPECT_EQ(keys.Intern("key b"), 1u);
+  EXPECT_EQ(keys.Intern("key a"), 2u);
+  EXPECT_EQ(keys.Intern("key a"), 2u);
+  EXPECT_EQ(keys.Intern("key b"), 1u);
+  EXPECT_EQ(keys.Intern(""), 0u);
+  EXPECT_EQ(keys.Intern(""), 3u);
+  EXPECT_EQ(keys.size(), 3u);
+}
+
+// "Seen" is a fixed table (a key's slot may be another's by its next sight), but a key seen
+// twice in a row always gets its id, and an id, once given, stays the key's.
+TEST(StackKeys, ManyKeysThroughGrowth) {
+  StackKeys keys;
+  std::vector<std::string> k;
+  for (int i = 0; i < 300000; ++i) k.push_back("stack " + std::to_string(i));
+  for (size_t i = 0; i < k.size(); ++i) {
+    ASSERT_EQ(keys.Intern(k[i]), 0u) << k[i];
+    ASSERT_EQ(keys.Intern(k[i]), i + 1) << k[i];
+  }
+  for (size_t i = 0; i < k.size(); ++i) ASSERT_EQ(keys.Intern(k[i]), i + 1) << k[i];
+  EXPECT_EQ(keys.size(), k.size());
+  // 300k keys seen once more than the table's slots: most are forgotten, none gets an id.
+  size_t ids = 0;
+  for (int i = 0; i < 300000; ++i) ids += keys.Intern("other " + std::to_string(i)) != 0;
+  EXPECT_EQ(ids, 0u);
+}
+
+TEST(StackMemo, ByKeyAndGenerations) {
   StackMemo memo;
   const Frame f{0x10, "sym", "dso"};
-  const std::string a = "key a", b = "key b";
-  const size_t ha = StackMemo::Hash(a);
-  EXPECT_EQ(memo.Find(a, ha), nullptr);
-  EXPECT_FALSE(memo.SeenBefore(ha));
-  EXPECT_EQ(memo.Find(a, ha), nullptr);  // seen once: not a stack yet
-  EXPECT_TRUE(memo.SeenBefore(ha));
-  const StackMemo::Stack* s = memo.Add(a, absl::MakeConstSpan(&f, 1), nullptr);
+  EXPECT_EQ(memo.Find(1, 5, 7), nullptr);
+  EXPECT_TRUE(memo.ShouldAdd(1, 5, 7));  // a key id without a stack
+  const StackMemo::Stack* s = memo.Add(1, 5, 7, absl::MakeConstSpan(&f, 1), nullptr);
   EXPECT_EQ(s->id, 1u);
-  ASSERT_EQ(memo.Find(a, ha), s);
+  ASSERT_EQ(memo.Find(1, 5, 7), s);
   EXPECT_EQ(s->frames.size(), 1u);
   EXPECT_EQ(s->frames[0].symbol, "sym");
   EXPECT_EQ(s->dropped_ip, nullptr);
+  EXPECT_EQ(memo.Find(1, 6, 7), nullptr);  // the process' maps changed
+  EXPECT_EQ(memo.Find(1, 5, 8), nullptr);  // the kernel's
+  EXPECT_EQ(memo.Find(2, 5, 7), nullptr);
   // A dropped stack keeps the sample's IP.
-  const size_t hb = StackMemo::Hash(b);
-  EXPECT_FALSE(memo.SeenBefore(hb));
   const Frame drop{0x20, "[unknown]", "[unknown]"};
-  const StackMemo::Stack* t = memo.Add(b, {}, &drop);
+  const StackMemo::Stack* t = memo.Add(40, 1, 1, {}, &drop);
   EXPECT_EQ(t->id, 2u);
   ASSERT_NE(t->dropped_ip, nullptr);
   EXPECT_EQ(t->dropped_ip->ip, 0x20u);
   EXPECT_TRUE(t->frames.empty());
-  EXPECT_EQ(memo.Find(b, hb)->id, 2u);
-  EXPECT_EQ(memo.Find(a, ha)->id, 1u);
-  EXPECT_EQ(memo.size(), 2u);
+  EXPECT_EQ(memo.Find(40, 1, 1)->id, 2u);
+  const StackMemo::Stack* again = memo.Find(1, 5, 7);
+  ASSERT_NE(again, nullptr);
+  EXPECT_EQ(again->id, 1u);
+  const Frame* kept = again->frames.data();
+  // New generations: memoized again at their second sight, under a new stack id; the old
+  // frames stay where they were.
+  EXPECT_FALSE(memo.ShouldAdd(1, 6, 7));
+  EXPECT_TRUE(memo.ShouldAdd(1, 6, 7));
+  const Frame g{0x11, "other", "dso"};
+  const StackMemo::Stack* u = memo.Add(1, 6, 7, absl::MakeConstSpan(&g, 1), nullptr);
+  EXPECT_EQ(u->id, 3u);
+  EXPECT_EQ(memo.Find(1, 5, 7), nullptr);
+  EXPECT_EQ(memo.Find(1, 6, 7)->frames[0].symbol, "other");
+  EXPECT_EQ(kept->symbol, "sym");
+  EXPECT_EQ(memo.size(), 3u);
 }
 
 TEST(StackMemo, ManyKeysThroughGrowth) {
   StackMemo memo;
-  std::vector<std::string> keys;
-  for (int i = 0; i < 20000; ++i) keys.push_back("stack " + std::to_string(i));
-  for (const std::string& k : keys) EXPECT_FALSE(memo.SeenBefore(StackMemo::Hash(k)));
   std::vector<Frame> frames;
-  for (size_t i = 0; i < keys.size(); i += 2) {
-    const size_t h = StackMemo::Hash(keys[i]);
-    ASSERT_TRUE(memo.SeenBefore(h));
+  for (uint32_t i = 1; i <= 20000; i += 2) {
     frames.assign(i % 5, Frame{i, "s", "d"});
-    EXPECT_EQ(memo.Add(keys[i], frames, nullptr)->id, i / 2 + 1);
+    EXPECT_EQ(memo.Add(i, i, 0, frames, nullptr)->id, i / 2 + 1);
   }
-  for (size_t i = 0; i < keys.size(); ++i) {
-    const StackMemo::Stack* s = memo.Find(keys[i], StackMemo::Hash(keys[i]));
-    if (i % 2) {
-      EXPECT_EQ(s, nullptr) << keys[i];
+  for (uint32_t i = 1; i <= 20001; ++i) {
+    const StackMemo::Stack* s = memo.Find(i, i, 0);
+    if (i % 2 == 0 || i > 20000) {
+      EXPECT_EQ(s, nullptr) << i;
       continue;
     }
-    ASSERT_NE(s, nullptr) << keys[i];
+    ASSERT_NE(s, nullptr) << i;
     EXPECT_EQ(s->id, i / 2 + 1);
     ASSERT_EQ(s->frames.size(), i % 5);
     if (!s->frames.empty()) EXPECT_EQ(s->frames[0].ip, i);
