@@ -98,14 +98,7 @@ int RunReport(int argc, char** argv) {
     return Write(top, json);
   }
   analyses::report::ReportSink sink(ro);
-  // The sink counts its samples itself: the generic counter beside it would cost the decoding
-  // thread a second virtual call per sample. The line is RunPipeline's for a command that
-  // reads any event.
-  Pipeline p;
-  p.nothing_reason = [&sink] {
-    return sink.samples_seen() > 0 ? std::string() : MissingEvents(sink.wants());
-  };
-  if (int rc = RunPipeline(path, popts, sink, p); rc != kExitOk) return rc;
+  if (int rc = RunPipeline(path, popts, sink); rc != kExitOk) return rc;
   return Write(sink, json);
 }
 

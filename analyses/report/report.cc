@@ -212,7 +212,6 @@ absl::Status ReportSink::OnEvent(const Event& e) {
     }
     return absl::OkStatus();
   }
-  ++samples_seen_;
   if (key_pid_) {
     std::string_view& last = thread_comm_[e.tid];
     if (last != e.comm) last = thread_strings_.Intern(e.comm);

@@ -201,8 +201,6 @@ class ReportSink final : public EventSink {
   // Children/Self columns: the option, else whether any sample had a callchain.
   bool children() const;
   uint64_t lost_samples() const { return lost_samples_; }
-  // The samples OnEvent was given (the command's "no events" check).
-  uint64_t samples_seen() const { return samples_seen_; }
   const std::vector<std::unique_ptr<Table>>& tables() const { return tables_; }
   const ReportOptions& options() const { return opt_; }
   // The sort keys in effect (--sort, or the keys of -F).
@@ -310,7 +308,6 @@ class ReportSink final : public EventSink {
   ContextKey memo_last_{};  // the last MemoContextOf key (non-stable views) and its id
   uint64_t memo_last_id_ = ~0ull;
   uint64_t lost_samples_ = 0;
-  uint64_t samples_seen_ = 0;
   bool saw_callchain_ = false;
   absl::flat_hash_set<std::string_view> comms_, dsos_, symbols_;
   absl::flat_hash_map<int32_t, std::string_view> thread_comm_;
