@@ -45,6 +45,7 @@ void Diagnostics::NoteEach(Stat id, std::string_view key, std::string_view text,
     seen_[i] = true;
     notes_.push_back(id);
   }
+  if (keep_note_log_) note_log_.push_back({id, std::string(key), std::string(text), n});
   if (keys_.emplace(id, std::string(key)).second) {
     *err_ << "tk: " << input_ << ": " << text << "\n";
   }

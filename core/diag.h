@@ -48,6 +48,16 @@ class Diagnostics {
   // Adds n to a counter without printing anything (numbers for `tk info`).
   void Count(Stat id, uint64_t n);
 
+  // Keeps every NoteEach call from now on (note_log()): a part of a split parse hands its
+  // per-key notes (symbol problems) to the whole parse's Diagnostics.
+  struct NoteEachCall {
+    Stat id;
+    std::string key, text;
+    uint64_t n;
+  };
+  void KeepNoteLog() { keep_note_log_ = true; }
+  const std::vector<NoteEachCall>& note_log() const { return note_log_; }
+
   uint64_t count(Stat id) const { return counts_[static_cast<int>(id)]; }
   uint64_t total_malformed() const;
   // The non-error counters that fired, in the order they first did.
@@ -73,6 +83,8 @@ class Diagnostics {
   std::array<First, kNumStats> first_{};
   std::vector<Stat> notes_;
   std::set<std::pair<Stat, std::string>, std::less<>> keys_;
+  bool keep_note_log_ = false;
+  std::vector<NoteEachCall> note_log_;
 };
 
 }  // namespace tk

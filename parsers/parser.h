@@ -18,6 +18,10 @@
 
 namespace tk {
 
+namespace parsers::symbolize {
+class SharedLoads;
+}
+
 // Options every parser may use; each field's default is documented.
 struct ParseOptions {
   // Symbolization (perf.data): a directory prefixed to recorded DSO paths (perf's --symfs);
@@ -44,6 +48,15 @@ struct ParseOptions {
   // perf.data: decode sched tracepoint samples on the fast path
   // (parsers/perf_data/fast_sample.h). Off only to test that path against the full one.
   bool fast_decode = true;
+  // perf.data in file mode, parsed in parts (ParseParts, threads >= 2): a data section of at
+  // least this many bytes is cut in two at a FINISHED_ROUND near its middle and the halves
+  // are parsed on two threads (parsers/perf_data/session.h); smaller ones in one pass.
+  uint64_t perf_data_split_min_bytes = 4 << 20;
+  // Tests: the first part ends at the first FINISHED_ROUND at or after this file offset
+  // (0: the middle of the data section).
+  uint64_t perf_data_split_at = 0;
+  // perf.data: symbol loads shared with the other parts' parses (set by the split).
+  std::shared_ptr<parsers::symbolize::SharedLoads> shared_symbols;
 };
 
 class Parser {

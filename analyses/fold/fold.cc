@@ -307,10 +307,25 @@ std::unique_ptr<EventSink> FoldParts::NewPart() {
   return p;
 }
 
-void FoldParts::MergePart(EventSink& part) { out_.Merge(static_cast<Part&>(part).fold); }
+void FoldParts::MergePart(EventSink& part) {
+  out_.Merge(std::move(static_cast<Part&>(part).fold));
+}
+
+void FoldSink::Merge(FoldSink&& other) {
+  // The smaller map into the larger (the first part's moves in whole): copying both into the
+  // empty map hashed and copied every stack of both parts.
+  if (other.stacks_.size() > stacks_.size()) stacks_.swap(other.stacks_);
+  for (auto& [k, v] : other.stacks_) stacks_[k] += v;
+  other.stacks_.clear();
+  MergeCounts(other);
+}
 
 void FoldSink::Merge(const FoldSink& other) {
   for (const auto& [k, v] : other.stacks_) stacks_[k] += v;
+  MergeCounts(other);
+}
+
+void FoldSink::MergeCounts(const FoldSink& other) {
   if (filter_.empty()) {
     filter_ = other.filter_;
     defaulted_ = other.defaulted_;

@@ -85,6 +85,8 @@ class FoldSink final : public EventSink {
 
   // Adds the stacks counted by `other` (folded with the same options; both finished).
   void Merge(const FoldSink& other);
+  // The same, taking `other`'s stacks (it is left without them).
+  void Merge(FoldSink&& other);
   // Writes the folded lines sorted bytewise (after Finish).
   void Write(std::ostream& out) const;
   // The same stacks as one JSON object, sorted as Write sorts them:
@@ -123,6 +125,8 @@ class FoldSink final : public EventSink {
   };
 
   bool Keep(std::string_view name);
+  // Merge's part besides the stacks: the event type, the counts.
+  void MergeCounts(const FoldSink& other);
   // Folds an event with stable views (StackFolder); `memo` is its index in memo_ (kNoMemo:
   // none). The worker's thread while there is one.
   void FoldStable(std::string_view comm, int32_t pid, int32_t tid, absl::Span<const Frame> stack,

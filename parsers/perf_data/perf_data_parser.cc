@@ -14,6 +14,10 @@ class PerfDataParser final : public Parser {
   absl::Status Parse(Input& in, EventSink& sink, Diagnostics& diag) override {
     return RunSession(in, opts_, sink, diag);
   }
+  // A mapped file-mode input in two parts on two threads (session.h).
+  absl::Status ParseParts(Input& in, PartitionedSink& sinks, Diagnostics& diag) override {
+    return RunSessionParts(in, opts_, sinks, diag);
+  }
   bool Describes() const override { return true; }
   absl::StatusOr<std::string> Describe(Input& in) override { return DescribePerfData(in); }
 

@@ -36,6 +36,13 @@ class ReorderQueue {
 
   // Queues a record; `stable` says whether `bytes` outlives the queue entry.
   void Push(uint64_t time, std::string_view bytes, bool stable, uint64_t offset);
+  // A record's time without queueing the record: a part of a split parse that replays what
+  // comes before its own records queues only the side-band ones, but every record moves the
+  // flush limits (and counts as out of order) as it would in one pass.
+  void Observe(uint64_t time) {
+    if (time < last_flush_) ++out_of_order_;
+    if (time > max_time_) max_time_ = time;
+  }
   // FINISHED_ROUND: moves the records that are now safe to deliver into `out` (time order).
   void Round(std::vector<Entry>* out);
   // End of input: everything, in time order.

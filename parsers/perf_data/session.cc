@@ -1,12 +1,15 @@
 #include "parsers/perf_data/session.h"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
 #include "core/batch_pipe.h"
@@ -21,6 +24,7 @@
 #include "parsers/perf_data/stack_keys.h"
 #include "parsers/perf_data/tokenizer.h"
 #include "parsers/perf_data/unwind_ahead.h"
+#include "parsers/symbolize/shared_loads.h"
 
 namespace tk::parsers::perf_data {
 namespace {
@@ -135,18 +139,58 @@ class RecordBatch {
 constexpr size_t kBatchRecords = 8192;
 constexpr size_t kBatchBytes = 2 << 20;
 
+// One part of a split parse (RunSessionParts): which records it delivers.
+struct PartPlan {
+  enum Role {
+    kWhole,   // every record (one pass)
+    kFirst,   // what one pass delivers up to the FINISHED_ROUND at `cut` (its tokenizer ends there)
+    kSecond,  // what one pass delivers after it (the records before are replayed, muted)
+  };
+  Role role = kWhole;
+  uint64_t cut = 0;          // offset of the FINISHED_ROUND the first part ends with
+  uint64_t round_start = 0;  // offset of the first record of that round
+  // Both parts' progress (bytes of records done), reported as their sum.
+  std::atomic<uint64_t>* progress = nullptr;
+};
+
+// The second part's sink: muted while its decoder replays the first part's side-band records
+// (the Machine learns them, the events are the first part's).
+class GateSink final : public EventSink {
+ public:
+  explicit GateSink(EventSink& next) : next_(next) {}
+  EventMask wants() const override { return next_.wants(); }
+  void OnTraceInfo(const TraceInfo& info) override { next_.OnTraceInfo(info); }
+  absl::Status OnEvent(const Event& e) override {
+    return muted ? absl::OkStatus() : next_.OnEvent(e);
+  }
+  absl::Status Finish() override { return next_.Finish(); }
+  bool muted = false;
+
+ private:
+  EventSink& next_;
+};
+
 class Loop {
  public:
-  Loop(Input& in, Metadata& meta, const ParseOptions& opts, EventSink& sink, Diagnostics& diag)
+  Loop(Input& in, Metadata& meta, const ParseOptions& opts, EventSink& sink, Diagnostics& diag,
+       const PartPlan& plan = PartPlan{})
       : in_(in),
         meta_(meta),
         diag_(diag),
         decoder_((table_.Build(meta), meta), table_, opts, sink, diag),
         ahead_(meta, table_, opts, sink.wants()),
         keys_(meta, table_, sink.wants()),
-        mapped_(in.mapped().has_value()) {
+        mapped_(in.mapped().has_value()),
+        plan_(plan),
+        replaying_(plan.role == PartPlan::kSecond),
+        released_(plan.role == PartPlan::kSecond ? plan.cut : 0) {
     sink.OnTraceInfo(TraceInfo{meta.arch});
   }
+
+  // A part of a split parse: false when its result may differ from a one-pass parse's for a
+  // reason no message names (a build id in an MMAP2, kernel maps changed after the first
+  // sample, header records that change the events): the input is then parsed in one pass.
+  bool exact() const { return exact_; }
 
   // One thread: read, order, decode and analyse in turn.
   absl::Status Run(Tokenizer& tok) {
@@ -186,11 +230,89 @@ class Loop {
       absl::StatusOr<bool> got = tok.Next(&rec);
       if (!got.ok()) return got.status();
       if (!*got) break;
+      if (replaying_) {
+        if (absl::Status st = Replay(rec); !st.ok()) return st;
+        continue;
+      }
       absl::Status st = rec.type >= kUserTypeStart ? OnUserRecord(rec) : OnKernelRecord(rec);
       if (!st.ok()) return st;
     }
-    queue_.FlushAll(&out_);
+    // The first part's queue keeps what one pass delivers after the cut: the second part's.
+    if (plan_.role != PartPlan::kFirst) queue_.FlushAll(&out_);
     return Deliver();
+  }
+
+  // The second part, before the cut: what one pass delivers before it is the first part's, but
+  // its side-band records must reach this part's Machine in the same order. They go through
+  // the queue as in one pass; samples only move its limits (Observe), except those of the cut's
+  // round, which are queued: what of them one pass delivers after the cut is this part's.
+  // Samples delivered before the cut are dropped, the side-band records decoded into the
+  // muted sink.
+  absl::Status Replay(const RawRecord& rec) {
+    gate_muted(true);
+    if (rec.type >= kUserTypeStart) {
+      if (rec.type != kFinishedRound) return OnUserRecord(rec);
+      queue_.Round(&out_);
+      absl::Status st = DeliverReplayed();
+      if (rec.offset == plan_.cut) {
+        replaying_ = false;
+        gate_muted(false);
+      }
+      return st;
+    }
+    if (rec.type == kAux || rec.type == kItraceStart) {
+      if (absl::Status st = NoteAux(); !st.ok()) return st;
+    }
+    const bool sample = rec.type == kSample;
+    uint64_t t = table_.TimeOf(rec.type, rec.bytes.substr(8));
+    if (t == 0) return sample ? absl::OkStatus() : Decode(rec.bytes, rec.offset);
+    if (sample && rec.offset < plan_.round_start) {
+      queue_.Observe(t);
+      return absl::OkStatus();
+    }
+    queue_.Push(t, rec.bytes, rec.stable, rec.offset);
+    return absl::OkStatus();
+  }
+
+  absl::Status DeliverReplayed() {
+    for (const ReorderQueue::Entry& e : out_) {
+      std::string_view rec(e.data, e.size);
+      if (Load<uint32_t>(rec.data(), meta_.swap) == kSample) continue;
+      if (absl::Status st = Decode(rec, e.offset); !st.ok()) return st;
+    }
+    queue_.Release(out_);
+    out_.clear();
+    return absl::OkStatus();
+  }
+
+  // A side-band record decoded at once (the replay's).
+  absl::Status Decode(std::string_view rec, uint64_t offset) {
+    decoder_.SetAhead(nullptr, -1, 0);
+    return decoder_.Handle(rec, offset);
+  }
+
+  void gate_muted(bool on) {
+    if (gate_) gate_->muted = on;
+  }
+
+  // What a part's Machine loads lazily (symbols) must not depend on when it is loaded: no
+  // build id may change after the header's, nor the kernel maps once a sample may have
+  // resolved a kernel address (the first sample of the first part; anywhere in the second,
+  // which loads the kernel's symbols later than one pass did).
+  void CheckExact(std::string_view rec) {
+    const uint32_t type = Load<uint32_t>(rec.data(), meta_.swap);
+    if (type == kSample) {
+      seen_sample_ = true;
+      return;
+    }
+    const bool late = seen_sample_ || plan_.role == PartPlan::kSecond;
+    if (type == kMmap || type == kMmap2) {
+      const uint16_t misc = Load<uint16_t>(rec.data() + 4, meta_.swap);
+      if (type == kMmap2 && (misc & kMiscMmapBuildId)) exact_ = false;
+      if (late && IsKernelMode(misc)) exact_ = false;
+    } else if (type == kKsymbol && late) {
+      exact_ = false;
+    }
   }
 
   absl::Status Finish(Tokenizer& tok) {
@@ -237,6 +359,7 @@ class Loop {
   // A record to decode, in delivery order: at once, or into the batch. Its user stack is
   // unwound and its stack keyed here either way (with two threads: on the reading thread).
   absl::Status Send(std::string_view rec, bool stable, uint64_t offset) {
+    if (plan_.role != PartPlan::kWhole) CheckExact(rec);
     if (!batch_) {
       unwound_.Clear();
       const int unwound = ahead_.Feed(rec, &unwound_);
@@ -304,14 +427,14 @@ class Loop {
 
   absl::Status OnUserRecord(const RawRecord& rec) {
     if (rec.type == kFinishedRound) {
-      SetProgress(rec.offset);
+      Progress(rec.offset);
       queue_.Round(&out_);
       absl::Status st = Deliver();
       // Nothing before the oldest record still queued is read again: a mapped file's pages
       // up to there are let go (resident memory independent of the file's size).
       uint64_t below = std::min(queue_.oldest_offset(), rec.offset);
       if (!batch_) {
-        in_.ReleaseBelow(below);
+        Release(below);
       } else if (mapped_) {
         batch_->release_below = below;  // once the decoder is past them
       }
@@ -323,6 +446,13 @@ class Loop {
     if (absl::Status st = Quiesce(); !st.ok()) return st;
     HeaderChange change;
     if (absl::Status st = ApplyHeaderRecord(rec, &meta_, &change); !st.ok()) return st;
+    // Header records change what the Machine loads lazily (build ids) and the events: at the
+    // start (file mode: EVENT_UPDATE, before any sample) both parts apply them where one pass
+    // does; after a sample, not guaranteed.
+    if (change != HeaderChange::kNone && plan_.role != PartPlan::kWhole &&
+        (seen_sample_ || (plan_.role == PartPlan::kSecond && !replaying_))) {
+      exact_ = false;
+    }
     NoteWarnings(meta_, diag_);
     if (change == HeaderChange::kEvents) table_.Build(meta_);
     if (change != HeaderChange::kNone) decoder_.Refresh();
@@ -332,6 +462,37 @@ class Loop {
     return absl::OkStatus();
   }
 
+  // SetProgress; the parts of a split parse report the sum of what each has done.
+  void Progress(uint64_t offset) {
+    if (!plan_.progress) {
+      SetProgress(offset);
+      return;
+    }
+    std::atomic<uint64_t>* p = plan_.progress;
+    const int me = plan_.role == PartPlan::kFirst ? 0 : 1;
+    p[me].store(offset - (me == 0 ? meta_.data_offset : plan_.cut), std::memory_order_relaxed);
+    SetProgress(meta_.data_offset + p[0].load(std::memory_order_relaxed) +
+                p[1].load(std::memory_order_relaxed));
+  }
+
+  // Input::ReleaseBelow; the second part of a split parse lets go of its own pages only (the
+  // first part still reads those before the cut), per 8 MiB as ReleaseBelow does.
+  void Release(uint64_t below) {
+    if (plan_.role != PartPlan::kSecond) {
+      in_.ReleaseBelow(below);
+      return;
+    }
+    constexpr uint64_t kBatch = 8 << 20;
+    if (below == UINT64_MAX || below < released_ + kBatch) return;
+    in_.ReleaseRange(released_, below);
+    released_ = below;
+  }
+
+ public:
+  // The second part's muted sink (RunSessionParts), set before Run.
+  void SetGate(GateSink* gate) { gate_ = gate; }
+
+ private:
   Input& in_;
   Metadata& meta_;
   Diagnostics& diag_;
@@ -349,6 +510,13 @@ class Loop {
   std::unique_ptr<RecordBatch> batch_;
   size_t batch_bytes_ = 0;  // of the records in batch_
   bool cancelled_ = false;
+  // A part of a split parse.
+  const PartPlan plan_;
+  bool replaying_;  // the second part, before the cut (Replay)
+  GateSink* gate_ = nullptr;
+  bool exact_ = true;
+  bool seen_sample_ = false;  // CheckExact's
+  uint64_t released_;  // the second part's Release
 };
 
 }  // namespace
@@ -372,6 +540,149 @@ absl::Status RunSession(Input& in, const ParseOptions& opts, EventSink& sink, Di
   absl::Status st = ResolveThreads(opts.threads) >= 2 ? loop.RunThreaded(*tok) : loop.Run(*tok);
   if (!st.ok()) return Named(in, st);
   return sink.Finish();
+}
+
+namespace {
+
+// --call-graph dwarf: user stacks are unwound by a stage of their own (unwind_ahead.h), with
+// its own caches and counters; such inputs are parsed in one pass.
+bool HasDwarfStacks(const Metadata& meta) {
+  for (const EventInfo& ev : meta.events)
+    if (ev.attr.sample_type & (kSampleStackUser | kSampleRegsUser)) return true;
+  return false;
+}
+
+// A part of a split parse, run on its own thread.
+struct Part {
+  PartPlan plan;
+  Metadata meta;  // its own: header records may change it
+  std::string_view data;  // the part's tokenizer's view of the data section
+  std::unique_ptr<EventSink> sink;
+  std::ostringstream err;
+  std::unique_ptr<Diagnostics> diag;
+  absl::Status status;
+  bool exact = false;
+
+  void Run(Input& in, const ParseOptions& opts) {
+    diag->KeepNoteLog();
+    GateSink gate(*sink);
+    Loop loop(in, meta, opts, gate, *diag, plan);
+    if (plan.role == PartPlan::kSecond) loop.SetGate(&gate);
+    Tokenizer tok(data, meta.data_offset, meta.swap, /*truncated=*/false);
+    status = loop.Run(tok);
+    if (status.ok()) status = sink->Finish();
+    exact = loop.exact();
+  }
+
+  // Nothing to report but symbol notes (which merge: MergeNotes).
+  bool Clean() const {
+    if (!status.ok() || !exact) return false;
+    for (const StatInfo& s : kStats) {
+      if (s.id != Stat::kSymbolNotes && diag->count(s.id) != 0) return false;
+    }
+    return true;
+  }
+};
+
+// The symbol notes of both parts as one pass makes them: a Machine notes what it loads, once;
+// the second part's Machine loads again what the first part's loaded (the same notes), then
+// what one pass loads after the cut, in the same order.
+void MergeNotes(const Part& a, const Part& b, Diagnostics& diag) {
+  absl::flat_hash_set<std::string> first;
+  for (const Diagnostics::NoteEachCall& c : a.diag->note_log()) {
+    diag.NoteEach(c.id, c.key, c.text, c.n);
+    first.insert(c.key);
+  }
+  for (const Diagnostics::NoteEachCall& c : b.diag->note_log()) {
+    if (!first.contains(c.key)) diag.NoteEach(c.id, c.key, c.text, c.n);
+  }
+}
+
+}  // namespace
+
+absl::Status RunSessionParts(Input& in, const ParseOptions& opts, PartitionedSink& sinks,
+                             Diagnostics& diag, SplitStats* stats) {
+  SplitStats ignored;
+  if (!stats) stats = &ignored;
+  *stats = SplitStats{};
+  auto whole = [&] { return RunSession(in, opts, sinks.Whole(), diag); };
+  if (ResolveThreads(opts.threads) < 2) return whole();
+  // File mode only (a pipe's header records come inline; a file-mode stream is spooled).
+  absl::StatusOr<std::string_view> head = in.Peek(16);
+  bool swap = false;
+  if (!head.ok() || head->size() < 16 || !DetectByteOrder(*head, &swap) ||
+      Load<uint64_t>(head->data() + 8, swap) == kPipeHeaderSize) {
+    return whole();
+  }
+  if (!in.EnsureMapped().ok()) return whole();
+  const std::string_view file = *in.mapped();
+  absl::StatusOr<Metadata> meta = ReadFileHeader(file);
+  if (!meta.ok() || meta->truncated || !meta->warnings.empty() || HasDwarfStacks(*meta) ||
+      meta->data_size < std::max<uint64_t>(opts.perf_data_split_min_bytes, 16)) {
+    return whole();
+  }
+  const std::string_view data = file.substr(meta->data_offset, meta->data_size);
+  // The cut: the first FINISHED_ROUND at or after the middle. Records before it are framed
+  // here (the first part's tokenizer ends with it); compressed ones are not split.
+  const uint64_t at = opts.perf_data_split_at ? opts.perf_data_split_at
+                                              : meta->data_offset + meta->data_size / 2;
+  uint64_t cut = 0, round_start = meta->data_offset;
+  {
+    Tokenizer tok(data, meta->data_offset, meta->swap, /*truncated=*/false);
+    RawRecord rec;
+    while (true) {
+      absl::StatusOr<bool> got = tok.Next(&rec);
+      if (!got.ok() || !*got || rec.compressed || rec.type == kAuxtrace) return whole();
+      if (rec.type != kFinishedRound) continue;
+      if (rec.offset >= at) {
+        cut = rec.offset;
+        break;
+      }
+      round_start = rec.offset + rec.bytes.size();
+    }
+  }
+  const uint64_t cut_end = cut + 8;  // FINISHED_ROUND is a bare header
+  if (cut_end >= meta->data_offset + meta->data_size) return whole();
+
+  if (EventSink* pre = sinks.Prescan()) {
+    std::ostringstream ignored_err;
+    Diagnostics quiet(diag.input(), &ignored_err);
+    ParseOptions one = opts;
+    one.threads = 1;
+    (void)RunSession(in, one, *pre, quiet);
+  }
+  std::atomic<uint64_t> progress[2] = {0, 0};
+  Part a, b;
+  a.plan = PartPlan{PartPlan::kFirst, cut, round_start, progress};
+  b.plan = PartPlan{PartPlan::kSecond, cut, round_start, progress};
+  a.meta = *meta;
+  b.meta = *std::move(meta);
+  a.data = data.substr(0, cut_end - a.meta.data_offset);
+  b.data = data;
+  for (Part* p : {&a, &b}) {
+    p->sink = sinks.NewPart();
+    p->diag = std::make_unique<Diagnostics>(diag.input(), &p->err);
+  }
+  stats->parts = 2;
+  {
+    ProgressScope progress_scope(file.size());
+    // Each part decodes on its own thread: no reading thread, no DSO prefetch thread.
+    ParseOptions part_opts = opts;
+    part_opts.threads = 1;
+    part_opts.shared_symbols = std::make_shared<symbolize::SharedLoads>();
+    std::thread t([&] { b.Run(in, part_opts); });
+    a.Run(in, part_opts);
+    t.join();
+  }
+  if (!a.Clean() || !b.Clean()) {
+    // Something to report, or no guarantee: one pass, so messages are exactly its own.
+    stats->reparsed = true;
+    return whole();
+  }
+  MergeNotes(a, b, diag);
+  sinks.MergePart(*a.sink);
+  sinks.MergePart(*b.sink);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<Metadata> ReadMetadata(Input& in, uint64_t* records, uint64_t* compressed) {

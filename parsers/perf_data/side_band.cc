@@ -15,6 +15,7 @@ symbolize::SymbolizeOptions SymbolizeOptionsOf(const ParseOptions& o) {
   s.kallsyms = o.kallsyms;
   s.use_buildid_cache = o.use_buildid_cache;
   s.use_host_kallsyms = o.use_host_kallsyms;
+  s.shared = o.shared_symbols;
   return s;
 }
 

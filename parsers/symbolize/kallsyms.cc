@@ -319,6 +319,12 @@ class KallsymsIndex final : public SymbolIndex {
     return At(static_cast<size_t>(it - offsets_.begin()) - 1);
   }
 
+  std::unique_ptr<SymbolIndex> Clone() const override {
+    auto c = std::make_unique<KallsymsIndex>(text_, first_, offsets_, names_);
+    c->last_end_ = last_end_;
+    return c;
+  }
+
   bool Shift(uint64_t delta) override {
     const uint64_t first = first_ - delta;
     if (first + offsets_.back() < first) return false;  // would wrap: not in address order

@@ -15,6 +15,7 @@
 #include "parsers/symbolize/elf_symbols.h"
 #include "parsers/symbolize/jit_map.h"
 #include "parsers/symbolize/kallsyms.h"
+#include "parsers/symbolize/shared_loads.h"
 
 namespace tk::parsers::symbolize {
 
@@ -375,11 +376,44 @@ std::unique_ptr<Machine::KernelLoad> Machine::LoadFirstKallsyms(
   return r;
 }
 
+std::unique_ptr<Machine::KernelLoad> Machine::LoadKernelSymbols(
+    const std::vector<std::string>& candidates, const std::string& given,
+    const std::shared_ptr<SharedLoads>& shared) {
+  if (!shared) return LoadFirstKallsyms(candidates, given);
+  std::string key = absl::StrCat("kallsyms\n", given);
+  for (const std::string& c : candidates) absl::StrAppend(&key, "\n", c);
+  auto loaded = std::static_pointer_cast<const KernelLoad>(shared->Get(key, [&] {
+    return std::shared_ptr<const void>(LoadFirstKallsyms(candidates, given));
+  }));
+  auto r = std::make_unique<KernelLoad>();
+  r->notes = loaded->notes;
+  if (loaded->ks) {
+    r->ks.emplace();
+    r->ks->kernel = loaded->ks->kernel.Clone(loaded);
+    for (const auto& [name, table] : loaded->ks->modules) {
+      r->ks->modules.emplace(name, table.Clone(loaded));
+    }
+    r->ks->ref_symbols = loaded->ks->ref_symbols;
+  }
+  return r;
+}
+
+std::optional<ElfImage> Machine::LoadElfDso(const std::string& name, const std::string& id) {
+  if (!opts_.shared) return LoadElf(ElfCandidates(name, id, false), id, &elf_files_);
+  auto loaded = std::static_pointer_cast<const std::optional<ElfImage>>(
+      opts_.shared->Get(absl::StrCat("elf\n", name, "\n", id), [&] {
+        return std::make_shared<const std::optional<ElfImage>>(
+            LoadElf(ElfCandidates(name, id, false), id, &elf_files_));
+      }));
+  if (!*loaded) return std::nullopt;
+  return ElfImage{(*loaded)->build_id, (*loaded)->path, (*loaded)->symbols.Clone(loaded)};
+}
+
 void Machine::PrefetchKernel() {
   if (kernel_loaded_ || kernel_prefetch_.valid()) return;
   prefetched_build_id_ = kernel_build_id_;
-  kernel_prefetch_ = std::async(std::launch::async, &Machine::LoadFirstKallsyms,
-                                KernelCandidates(), opts_.kallsyms);
+  kernel_prefetch_ = std::async(std::launch::async, &Machine::LoadKernelSymbols,
+                                KernelCandidates(), opts_.kallsyms, opts_.shared);
 }
 
 void Machine::PrefetchDsos(const std::vector<std::string>& names) {
@@ -407,7 +441,7 @@ void Machine::LoadKernel() {
   if (kernel_prefetch_.valid() && kernel_build_id_ == prefetched_build_id_) {
     r = kernel_prefetch_.get();
   } else {
-    r = LoadFirstKallsyms(KernelCandidates(), opts_.kallsyms);
+    r = LoadKernelSymbols(KernelCandidates(), opts_.kallsyms, opts_.shared);
   }
   for (std::string& n : r->notes) AddNote(std::move(n));
   if (r->ks) {
@@ -471,7 +505,8 @@ void Machine::Load(Dso* d) {
   std::string id = DsoBuildId(d);
   std::optional<ElfImage> img;
   if (d->kind != kElf || !dso_prefetch_ || !dso_prefetch_->Take(d->name, id, &img)) {
-    img = LoadElf(ElfCandidates(d->name, id, d->kind == kVdso), id, &elf_files_);
+    img = d->kind == kElf ? LoadElfDso(d->name, id)
+                          : LoadElf(ElfCandidates(d->name, id, d->kind == kVdso), id, &elf_files_);
   }
   if (!img && d->kind == kVdso && d->name == "[vdso]" && opts_.use_host_kallsyms) {
     // Only now: the copy of this host's vdso is made when nothing else has the symbols.

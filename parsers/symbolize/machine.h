@@ -36,12 +36,16 @@
 
 namespace tk::parsers::symbolize {
 
+class SharedLoads;
+
 struct SymbolizeOptions {
   std::string symfs;             // prefix for recorded DSO paths; empty = none
   std::string kallsyms;          // kernel symbols file; empty = cache / host
   bool use_buildid_cache = true;
   bool use_host_kallsyms = true;  // this host's kernel symbols: /proc/kallsyms, its vdso
   std::string buildid_dir;       // perf's cache; empty = $HOME/.debug
+  // The Machines of one split parse load kallsyms and ELF symbols once (shared_loads.h).
+  std::shared_ptr<SharedLoads> shared;
 };
 
 struct Dso;
@@ -136,6 +140,12 @@ class Machine {
   std::vector<std::string> KernelCandidates() const;
   static std::unique_ptr<KernelLoad> LoadFirstKallsyms(const std::vector<std::string>& candidates,
                                       const std::string& given);
+  // LoadFirstKallsyms, through `shared` when there is one (a copy of the shared load).
+  static std::unique_ptr<KernelLoad> LoadKernelSymbols(const std::vector<std::string>& candidates,
+                                                       const std::string& given,
+                                                       const std::shared_ptr<SharedLoads>& shared);
+  // LoadElf of a kElf DSO, through opts_.shared when there is one.
+  std::optional<ElfImage> LoadElfDso(const std::string& name, const std::string& id);
   void LoadKernel();
   void ExtendKernelMap();
   std::vector<std::string> ElfCandidates(const std::string& name, const std::string& id,

@@ -102,6 +102,17 @@ void SymbolTable::Add(uint64_t start, uint64_t size, std::string_view name, Bind
   syms_.push_back(Symbol{start, start + size, names_.back(), binding, false});
 }
 
+SymbolTable SymbolTable::Clone(std::shared_ptr<const void> keep) const {
+  SymbolTable t;
+  t.syms_ = syms_;
+  t.unsorted_ = unsorted_;
+  t.finalized_ = finalized_;
+  t.storage_ = storage_;
+  t.storage_.push_back(std::move(keep));
+  if (index_) t.index_ = index_->Clone();
+  return t;
+}
+
 std::string_view SymbolTable::NameOf(const Symbol& s) const {
   if (!s.mangled && !s.plt) return s.name;
   const size_t i = static_cast<size_t>(&s - syms_.data());

@@ -48,6 +48,8 @@ class SymbolIndex {
   virtual const Symbol* Find(uint64_t addr) const = 0;  // as SymbolTable::Find
   // SymbolTable::Shift; false (nothing moved) when the addresses would wrap around 2^64.
   virtual bool Shift(uint64_t delta) = 0;
+  // A copy with nothing made yet, viewing the same text (kept alive by the table's storage).
+  virtual std::unique_ptr<SymbolIndex> Clone() const = 0;
 };
 
 class SymbolTable {
@@ -69,6 +71,10 @@ class SymbolTable {
     Changed();
   }
   void KeepAlive(std::shared_ptr<const void> storage) { storage_.push_back(std::move(storage)); }
+  // A finalized copy for another thread (shared_loads.h): the same symbols and storage, its
+  // own on-demand state (pages, demangled names). Names copied in by Add stay this table's:
+  // `keep` must keep it alive as long as the copy.
+  SymbolTable Clone(std::shared_ptr<const void> keep) const;
   // The printable name: demangled (once, cached) for C++ names.
   std::string_view NameOf(const Symbol& s) const;
   // Sorts (stable: equal starts keep insertion order), fixes ends, drops aliases.
