@@ -143,12 +143,11 @@ constexpr size_t kBatchBytes = 2 << 20;
 struct PartPlan {
   enum Role {
     kWhole,   // every record (one pass)
-    kFirst,   // what one pass delivers up to the FINISHED_ROUND at `cut` (its tokenizer ends there)
+    kFirst,   // what one pass delivers up to the cut (the first FINISHED_ROUND at `at` or after)
     kSecond,  // what one pass delivers after it (the records before are replayed, muted)
   };
   Role role = kWhole;
-  uint64_t cut = 0;          // offset of the FINISHED_ROUND the first part ends with
-  uint64_t round_start = 0;  // offset of the first record of that round
+  uint64_t at = 0;  // the cut is the first FINISHED_ROUND at this offset or after
   // Both parts' progress (bytes of records done), reported as their sum.
   std::atomic<uint64_t>* progress = nullptr;
 };
@@ -182,8 +181,7 @@ class Loop {
         keys_(meta, table_, sink.wants()),
         mapped_(in.mapped().has_value()),
         plan_(plan),
-        replaying_(plan.role == PartPlan::kSecond),
-        released_(plan.role == PartPlan::kSecond ? plan.cut : 0) {
+        replaying_(plan.role == PartPlan::kSecond) {
     sink.OnTraceInfo(TraceInfo{meta.arch});
   }
 
@@ -236,9 +234,15 @@ class Loop {
       }
       absl::Status st = rec.type >= kUserTypeStart ? OnUserRecord(rec) : OnKernelRecord(rec);
       if (!st.ok()) return st;
+      if (cut_ && plan_.role == PartPlan::kFirst) break;  // the first part ends with the cut
     }
     // The first part's queue keeps what one pass delivers after the cut: the second part's.
-    if (plan_.role != PartPlan::kFirst) queue_.FlushAll(&out_);
+    // Without a cut (no round after `at`) the first part is the whole input, and the second,
+    // replaying to the end, delivers nothing.
+    if (plan_.role == PartPlan::kWhole || (plan_.role == PartPlan::kFirst && !cut_) ||
+        (plan_.role == PartPlan::kSecond && !replaying_)) {
+      queue_.FlushAll(&out_);
+    }
     return Deliver();
   }
 
@@ -247,16 +251,30 @@ class Loop {
   // the queue as in one pass; samples only move its limits (Observe), except those of the cut's
   // round, which are queued: what of them one pass delivers after the cut is this part's.
   // Samples delivered before the cut are dropped, the side-band records decoded into the
-  // muted sink.
+  // muted sink. A round's timed records wait for its FINISHED_ROUND, which says whether it
+  // is the cut's: until then nothing leaves the queue, and Push and Observe of one round
+  // commute (Observe only moves the newest time; the out-of-order limit moves at Round), so
+  // the queue is what one pass's is.
   absl::Status Replay(const RawRecord& rec) {
     gate_muted(true);
     if (rec.type >= kUserTypeStart) {
       if (rec.type != kFinishedRound) return OnUserRecord(rec);
+      const bool cut = rec.offset >= plan_.at;
+      for (const Held& h : held_) {
+        if (h.sample && !cut) {
+          queue_.Observe(h.time);
+        } else {
+          queue_.Push(h.time, h.rec, /*stable=*/true, h.offset);
+        }
+      }
+      held_.clear();
       queue_.Round(&out_);
       absl::Status st = DeliverReplayed();
-      if (rec.offset == plan_.cut) {
+      if (cut) {
         replaying_ = false;
         gate_muted(false);
+        cut_ = rec.offset;
+        released_ = rec.offset;
       }
       return st;
     }
@@ -266,11 +284,11 @@ class Loop {
     const bool sample = rec.type == kSample;
     uint64_t t = table_.TimeOf(rec.type, rec.bytes.substr(8));
     if (t == 0) return sample ? absl::OkStatus() : Decode(rec.bytes, rec.offset);
-    if (sample && rec.offset < plan_.round_start) {
-      queue_.Observe(t);
+    if (!rec.stable) {
+      exact_ = false;  // not a mapped, uncompressed file's view: cannot be held (never split)
       return absl::OkStatus();
     }
-    queue_.Push(t, rec.bytes, rec.stable, rec.offset);
+    held_.push_back(Held{t, rec.bytes, rec.offset, sample});
     return absl::OkStatus();
   }
 
@@ -430,6 +448,7 @@ class Loop {
       Progress(rec.offset);
       queue_.Round(&out_);
       absl::Status st = Deliver();
+      if (plan_.role == PartPlan::kFirst && rec.offset >= plan_.at) cut_ = rec.offset;
       // Nothing before the oldest record still queued is read again: a mapped file's pages
       // up to there are let go (resident memory independent of the file's size).
       uint64_t below = std::min(queue_.oldest_offset(), rec.offset);
@@ -470,7 +489,7 @@ class Loop {
     }
     std::atomic<uint64_t>* p = plan_.progress;
     const int me = plan_.role == PartPlan::kFirst ? 0 : 1;
-    p[me].store(offset - (me == 0 ? meta_.data_offset : plan_.cut), std::memory_order_relaxed);
+    p[me].store(offset - (me == 0 ? meta_.data_offset : cut_), std::memory_order_relaxed);
     SetProgress(meta_.data_offset + p[0].load(std::memory_order_relaxed) +
                 p[1].load(std::memory_order_relaxed));
   }
@@ -516,7 +535,16 @@ class Loop {
   GateSink* gate_ = nullptr;
   bool exact_ = true;
   bool seen_sample_ = false;  // CheckExact's
-  uint64_t released_;  // the second part's Release
+  uint64_t cut_ = 0;  // the cut's offset, once read (0: not yet)
+  // The second part's replay: the timed records of the round being read.
+  struct Held {
+    uint64_t time;
+    std::string_view rec;
+    uint64_t offset;
+    bool sample;
+  };
+  std::vector<Held> held_;
+  uint64_t released_ = 0;  // the second part's Release: from the cut on
 };
 
 }  // namespace
@@ -556,7 +584,6 @@ bool HasDwarfStacks(const Metadata& meta) {
 struct Part {
   PartPlan plan;
   Metadata meta;  // its own: header records may change it
-  std::string_view data;  // the part's tokenizer's view of the data section
   std::unique_ptr<EventSink> sink;
   std::ostringstream err;
   std::unique_ptr<Diagnostics> diag;
@@ -568,6 +595,7 @@ struct Part {
     GateSink gate(*sink);
     Loop loop(in, meta, opts, gate, *diag, plan);
     if (plan.role == PartPlan::kSecond) loop.SetGate(&gate);
+    const std::string_view data = in.mapped()->substr(meta.data_offset, meta.data_size);
     Tokenizer tok(data, meta.data_offset, meta.swap, /*truncated=*/false);
     status = loop.Run(tok);
     if (status.ok()) status = sink->Finish();
@@ -617,32 +645,15 @@ absl::Status RunSessionParts(Input& in, const ParseOptions& opts, PartitionedSin
   if (!in.EnsureMapped().ok()) return whole();
   const std::string_view file = *in.mapped();
   absl::StatusOr<Metadata> meta = ReadFileHeader(file);
+  // `perf record -z`: records are decompressed into buffers (not views that a round can hold).
   if (!meta.ok() || meta->truncated || !meta->warnings.empty() || HasDwarfStacks(*meta) ||
+      meta->has_compression ||
       meta->data_size < std::max<uint64_t>(opts.perf_data_split_min_bytes, 16)) {
     return whole();
   }
-  const std::string_view data = file.substr(meta->data_offset, meta->data_size);
-  // The cut: the first FINISHED_ROUND at or after the middle. Records before it are framed
-  // here (the first part's tokenizer ends with it); compressed ones are not split.
+  // The cut: the first FINISHED_ROUND at or after the middle, found by both parts as they read.
   const uint64_t at = opts.perf_data_split_at ? opts.perf_data_split_at
                                               : meta->data_offset + meta->data_size / 2;
-  uint64_t cut = 0, round_start = meta->data_offset;
-  {
-    Tokenizer tok(data, meta->data_offset, meta->swap, /*truncated=*/false);
-    RawRecord rec;
-    while (true) {
-      absl::StatusOr<bool> got = tok.Next(&rec);
-      if (!got.ok() || !*got || rec.compressed || rec.type == kAuxtrace) return whole();
-      if (rec.type != kFinishedRound) continue;
-      if (rec.offset >= at) {
-        cut = rec.offset;
-        break;
-      }
-      round_start = rec.offset + rec.bytes.size();
-    }
-  }
-  const uint64_t cut_end = cut + 8;  // FINISHED_ROUND is a bare header
-  if (cut_end >= meta->data_offset + meta->data_size) return whole();
 
   if (EventSink* pre = sinks.Prescan()) {
     std::ostringstream ignored_err;
@@ -653,12 +664,10 @@ absl::Status RunSessionParts(Input& in, const ParseOptions& opts, PartitionedSin
   }
   std::atomic<uint64_t> progress[2] = {0, 0};
   Part a, b;
-  a.plan = PartPlan{PartPlan::kFirst, cut, round_start, progress};
-  b.plan = PartPlan{PartPlan::kSecond, cut, round_start, progress};
+  a.plan = PartPlan{PartPlan::kFirst, at, progress};
+  b.plan = PartPlan{PartPlan::kSecond, at, progress};
   a.meta = *meta;
   b.meta = *std::move(meta);
-  a.data = data.substr(0, cut_end - a.meta.data_offset);
-  b.data = data;
   for (Part* p : {&a, &b}) {
     p->sink = sinks.NewPart();
     p->diag = std::make_unique<Diagnostics>(diag.input(), &p->err);

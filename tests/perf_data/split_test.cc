@@ -411,7 +411,13 @@ TEST(PerfDataSplit, RoundsAcrossTheCut) {
     ExpectSame(one, split, absl::StrCat("cut at ", r));
     if (split.stats.parts == 2 && !split.stats.reparsed) ++clean;
   }
-  EXPECT_EQ(clean, 39);  // the last round ends the data: nothing to cut
+  // The last round ends the data: the second part delivers what the first part's queue kept.
+  EXPECT_EQ(clean, 40);
+  // No round after the offset: the first part is all of it, the second (replaying to the end)
+  // delivers nothing.
+  Outcome none = Split(file, false, file.size());
+  ExpectSame(one, none, "no round after the cut's offset");
+  EXPECT_FALSE(none.stats.reparsed);
 }
 
 // What a Machine loads lazily may depend on when: kernel maps changed after the first sample
