@@ -315,7 +315,11 @@ void FoldSink::Merge(FoldSink&& other) {
   // The smaller map into the larger (the first part's moves in whole): copying both into the
   // empty map hashed and copied every stack of both parts.
   if (other.stacks_.size() > stacks_.size()) stacks_.swap(other.stacks_);
-  for (auto& [k, v] : other.stacks_) stacks_[k] += v;
+  // The smaller's strings are moved in, not copied.
+  for (auto it = other.stacks_.begin(); it != other.stacks_.end();) {
+    auto moved = stacks_.insert(other.stacks_.extract(it++));
+    if (!moved.inserted) moved.position->second += moved.node.mapped();
+  }
   other.stacks_.clear();
   MergeCounts(other);
 }
