@@ -39,12 +39,6 @@ class SharedLoads {
     return f.get();
   }
 
-  // How many loads were made (tests: each once).
-  size_t size() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return loads_.size();
-  }
-
  private:
   std::mutex mu_;
   absl::flat_hash_map<std::string, std::shared_future<std::shared_ptr<const void>>> loads_;
