@@ -443,9 +443,10 @@ TEST(PerfDataSplit, LateKernelMapsAndBuildIdsFallBack) {
     b.Str("/bin/x").U8(0).Pad8();
     return Record(false, kMmap2, kMiscUser | kMiscMmapBuildId, b.str() + Trailer(100, 100, time));
   };
-  for (const auto& [what, rec] :
-       std::vector<std::pair<std::string, std::function<std::string(uint64_t)>>>{
+  for (const auto& c : std::vector<std::pair<std::string, std::function<std::string(uint64_t)>>>{
            {"ksymbol", ksymbol}, {"module mmap", module_mmap}, {"build id", buildid_mmap2}}) {
+    const std::string& what = c.first;
+    const std::function<std::string(uint64_t)>& rec = c.second;  // (clang: no captured bindings)
     for (int at : {5, 30}) {  // before the cut (after samples), after it
       const std::string file = Synthetic([&, at](int round, uint64_t t) {
         return round == at ? rec(t) : std::string();
