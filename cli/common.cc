@@ -94,7 +94,8 @@ void AddSymbolOptions(CLI::App& app, ParseOptions* opts) {
   app.add_flag("!--no-inline", opts->inline_frames,
                "--call-graph dwarf stacks: no frames for inlined functions (perf script "
                "--no-inline)");
-  // Tests: split perf.data files this small too (ParseOptions::perf_data_split_min_bytes).
+  // Splits file-mode perf.data of at least this many bytes of records in two halves parsed on
+  // two threads (ParseOptions::perf_data_split_min_bytes; off by default; tests force it).
   app.add_option("--perf-data-split-min", opts->perf_data_split_min_bytes)->group("");
 }
 

@@ -45,9 +45,8 @@ int RunFold(int argc, char** argv) {
   bool json = false;
   app.add_flag("--json", json, "One JSON object: {event, total, stacks: [{frames, count}]}");
   app.add_option("--threads", threads,
-                 "Threads (default 2 on 2+ cores): text and perf.data files of 4 MiB or more "
-                 "fold in two halves, smaller perf.data beside its reader; output is the same "
-                 "with 1")
+                 "Threads (default 2 on 2+ cores): text folds in two halves, perf.data stacks "
+                 "fold beside the reader; output is the same with 1")
       ->check(CLI::PositiveNumber);
   AddSymbolOptions(app, &popts);
   OffCpuFlags offcpu;
@@ -69,10 +68,10 @@ int RunFold(int argc, char** argv) {
   fo.worker_thread = Threads(threads) >= 2;
   if (offcpu.on()) return RunOffCpuFold(path, popts, offcpu, fo, filter.options(), json);
   analyses::fold::FoldSink sink(fo);
-  // perf script text in memory and file-mode perf.data fold in two halves on two threads (the
-  // parser splits them); the FoldSink's worker thread then never starts (each half folds on
-  // its own thread). A one-pass parse (small, piped, or a half that had something to report)
-  // folds into `sink` with its worker.
+  // perf script text in memory folds in two halves on two threads (the parser splits it), as
+  // file-mode perf.data does with --perf-data-split-min; the FoldSink's worker thread then
+  // never starts (each half folds on its own thread). A one-pass parse folds into `sink` with
+  // its worker.
   analyses::fold::FoldParts parts(sink, filter.empty() ? nullptr : &filter);
   popts.threads = Threads(threads);
   Pipeline pipe;

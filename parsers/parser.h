@@ -51,7 +51,10 @@ struct ParseOptions {
   // perf.data in file mode, parsed in parts (ParseParts, threads >= 2): a data section of at
   // least this many bytes is cut in two at a FINISHED_ROUND near its middle and the halves
   // are parsed on two threads (parsers/perf_data/session.h); smaller ones in one pass.
-  uint64_t perf_data_split_min_bytes = 4 << 20;
+  // Off by default (no size is that large): on two cores the one-pass pipeline's busiest
+  // thread runs as many instructions as a half, with fewer cache misses (docs/performance.md,
+  // session 9); `--perf-data-split-min BYTES` turns it on.
+  uint64_t perf_data_split_min_bytes = UINT64_MAX;
   // Tests: the first part ends at the first FINISHED_ROUND at or after this file offset
   // (0: the middle of the data section).
   uint64_t perf_data_split_at = 0;
