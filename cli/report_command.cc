@@ -98,7 +98,16 @@ int RunReport(int argc, char** argv) {
     return Write(top, json);
   }
   analyses::report::ReportSink sink(ro);
-  if (int rc = RunPipeline(path, popts, sink); rc != kExitOk) return rc;
+  // A parser that can cut its input (perf script text in memory) parses its parts on threads
+  // of their own into sinks merged in order; the others feed `sink` itself.
+  analyses::report::ReportParts parts(sink);
+  Pipeline pipe;
+  pipe.parts = &parts;
+  // Parts are not counted by RunPipeline: the samples added are the count it would make.
+  pipe.nothing_reason = [&] {
+    return sink.samples() > 0 ? std::string() : MissingEvents(sink.wants());
+  };
+  if (int rc = RunPipeline(path, popts, parts.Whole(), pipe); rc != kExitOk) return rc;
   return Write(sink, json);
 }
 

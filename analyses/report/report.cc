@@ -155,6 +155,23 @@ uint32_t ReportSink::EntryFor(Table& t, uint64_t ctx, const Event& e, const Fram
   return it->second;
 }
 
+// `sym` is empty exactly when the frame is unresolved (a resolved frame's name is not).
+EntryKey ReportSink::KeyOf(std::string_view comm, std::string_view dso, std::string_view sym,
+                           uint64_t addr, int32_t tid, int32_t cpu) const {
+  EntryKey k{};
+  if (key_comm_) k.comm = comm.data();
+  if (key_pid_) k.tid = tid;
+  // A symbol's start is relative to its DSO: the DSO is part of a symbol's key (perf's
+  // sort__sym_cmp; an unresolved frame is its address alone).
+  if (key_dso_ || (key_sym_ && !sym.empty())) k.dso = dso.data();
+  if (key_sym_) {
+    k.sym = sym.data();
+    k.addr = addr;
+  }
+  if (key_cpu_) k.cpu = cpu;
+  return k;
+}
+
 // Stable views (perf.data) find their interned copies by the view's address: the context's
 // comm (when comm is a sort key, the context's comm is this sample's), and per DSO and symbol
 // view a small map, so an entry made under a second comm hashes no string.
@@ -177,17 +194,7 @@ uint32_t ReportSink::SlowEntry(Table& t, uint64_t ctx, const Event& e, const Fra
     dso = strings_.Intern(ShortDso(f.dso));
     if (resolved) sym = strings_.Intern(f.symbol);
   }
-  EntryKey k{};
-  if (key_comm_) k.comm = comm.data();
-  if (key_pid_) k.tid = e.tid;
-  // A symbol's start is relative to its DSO: the DSO is part of a symbol's key (perf's
-  // sort__sym_cmp; an unresolved frame is its address alone).
-  if (key_dso_ || (key_sym_ && resolved)) k.dso = dso.data();
-  if (key_sym_) {
-    k.sym = sym.data();
-    k.addr = SymbolAddress(f);
-  }
-  if (key_cpu_) k.cpu = e.cpu;
+  const EntryKey k = KeyOf(comm, dso, sym, SymbolAddress(f), e.tid, e.cpu);
   auto [it, added] = t.index.try_emplace(k, static_cast<uint32_t>(t.entries.size()));
   if (added) {
     Entry en;
@@ -360,6 +367,86 @@ void ReportSink::Remember(const Event& e, const Table& t, uint64_t ctx, bool ker
                             ids[n - 1 - d]};
   }
 }
+
+uint64_t ReportSink::samples() const {
+  uint64_t n = 0;
+  for (const auto& t : tables_) n += t->samples;
+  return n;
+}
+
+void ReportSink::Merge(ReportSink& part) {
+  part.StopWorker();
+  lost_samples_ += part.lost_samples_;
+  saw_callchain_ |= part.saw_callchain_;
+  // The memos key frames by the part's parser's views, which die with the part.
+  for (auto& t : part.tables_) {
+    t->fast = {};
+    t->stacks = {};
+    t->stack_ids = {};
+  }
+  if (tables_.empty() && thread_comm_.empty()) {
+    // Nothing here yet (the first part): its tables, and the strings they view, as they are.
+    std::swap(strings_, part.strings_);
+    std::swap(thread_strings_, part.thread_strings_);
+    tables_.swap(part.tables_);
+    thread_comm_.swap(part.thread_comm_);
+    last_table_ = nullptr;
+    return;
+  }
+  for (const auto& [tid, comm] : part.thread_comm_) thread_comm_[tid] = thread_strings_.Intern(comm);
+  // The part's strings as this sink's: interned, so a view's address names its content, and
+  // each is looked up here once. Entries of one comm and DSO come in runs.
+  absl::flat_hash_map<const char*, std::string_view> mine;
+  mine.reserve(part.strings_.size());
+  struct Last {
+    const char* part = nullptr;
+    std::string_view mine;
+  } last_comm, last_dso, last_sym;
+  auto map = [&](std::string_view v, Last* last) {
+    if (v.data() == nullptr) return v;  // an unresolved symbol
+    if (v.data() != last->part) {
+      auto [it, added] = mine.try_emplace(v.data());
+      if (added) it->second = strings_.Intern(v);
+      last->part = v.data();
+      last->mine = it->second;
+    }
+    return last->mine;
+  };
+  for (const auto& pt : part.tables_) {
+    Table& t = TableFor(pt->event);
+    t.samples += pt->samples;
+    t.period += pt->period;
+    t.entries.reserve(t.entries.size() + pt->entries.size());
+    t.index.reserve(t.index.size() + pt->entries.size());
+    for (const Entry& pe : pt->entries) {
+      const std::string_view comm = map(pe.comm, &last_comm), dso = map(pe.dso, &last_dso),
+                             sym = map(pe.sym, &last_sym);
+      const EntryKey k = KeyOf(comm, dso, sym, pe.addr, pe.tid, pe.cpu);
+      auto [it, added] = t.index.try_emplace(k, static_cast<uint32_t>(t.entries.size()));
+      if (added) {
+        Entry& en = t.entries.emplace_back(pe);
+        en.comm = comm;
+        en.dso = dso;
+        en.sym = sym;
+        en.last_sample = 0;
+      } else {
+        Entry& en = t.entries[it->second];
+        en.self_period += pe.self_period;
+        en.self_samples += pe.self_samples;
+        en.children_period += pe.children_period;
+      }
+    }
+  }
+  part.tables_.clear();
+}
+
+std::unique_ptr<EventSink> ReportParts::NewPart() {
+  ReportOptions o = out_.options();
+  o.threads = 1;
+  return std::make_unique<ReportSink>(std::move(o));
+}
+
+void ReportParts::MergePart(EventSink& part) { out_.Merge(static_cast<ReportSink&>(part)); }
 
 std::string_view ReportSink::ThreadComm(const Entry& en) const {
   auto it = thread_comm_.find(en.tid);

@@ -53,6 +53,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "core/batch_pipe.h"
 #include "core/intern.h"
+#include "core/part_sink.h"
 #include "core/sink.h"
 
 namespace tk::analyses::report {
@@ -198,8 +199,18 @@ class ReportSink final : public EventSink {
   // Waits for the worker (options().threads >= 2) to add every sample.
   absl::Status Finish() override;
 
+  // Adds the tables of `part` (a sink with these options, fed the input's next events,
+  // finished): samples, periods and every entry's values sum, an entry or table new here comes
+  // after those already here (first seen in input order, when parts merge in input order; an
+  // entry's level is its first part's), a thread's comm becomes the part's last, lost samples
+  // sum. A sink that has accumulated nothing takes the part's tables as they are. `part` is
+  // left without tables. Neither sink is fed afterwards.
+  void Merge(ReportSink& part);
+
   // Children/Self columns: the option, else whether any sample had a callchain.
   bool children() const;
+  // Samples added (every table's).
+  uint64_t samples() const;
   uint64_t lost_samples() const { return lost_samples_; }
   const std::vector<std::unique_ptr<Table>>& tables() const { return tables_; }
   const ReportOptions& options() const { return opt_; }
@@ -217,6 +228,9 @@ class ReportSink final : public EventSink {
 
  private:
   Table& TableFor(std::string_view name);
+  // An entry's content key from its (interned) fields: the sort keys' parts only.
+  EntryKey KeyOf(std::string_view comm, std::string_view dso, std::string_view sym,
+                 uint64_t addr, int32_t tid, int32_t cpu) const;
   // Adds sample `e` to table `t` (on the worker when there is one).
   void Accumulate(Table& t, const Event& e);
 
@@ -320,6 +334,22 @@ class ReportSink final : public EventSink {
   std::unique_ptr<BatchPipe<Batch>> pipe_;
   std::unique_ptr<Batch> batch_;
   std::thread worker_;
+};
+
+// tk report's sinks for a parser that splits its input (core/part_sink.h): each part
+// accumulates into a ReportSink of its own with `out`'s options but no worker thread (the
+// part has a thread of its own), and the parts merge into `out` in input order
+// (ReportSink::Merge), so the tables are a one-pass run's. Nothing is needed of the input's
+// start: a part's entries, tables and counts depend only on its own events.
+class ReportParts final : public PartitionedSink {
+ public:
+  explicit ReportParts(ReportSink& out) : out_(out) {}
+  EventSink& Whole() override { return out_; }
+  std::unique_ptr<EventSink> NewPart() override;
+  void MergePart(EventSink& part) override;
+
+ private:
+  ReportSink& out_;
 };
 
 // Tables with at least this many rows are sorted and formatted by two threads when
