@@ -118,6 +118,16 @@ Table& ReportSink::TableFor(std::string_view name) {
   return *(last_table_ = tables_.back().get());
 }
 
+bool ReportSink::LevelOf(const Frame& f, bool stable) {
+  if (!stable || f.dso.empty() || IsUnknown(f.dso)) return IsKernelFrame(f);
+  // A mapped frame's level is its DSO's (IsKernelFrame reads nothing else then).
+  const uintptr_t slot = reinterpret_cast<uintptr_t>(f.dso.data()) >> 4;
+  DsoLevel& d = dso_levels_[slot % dso_levels_.size()];
+  if (d.data != f.dso.data() || d.size != f.dso.size())
+    d = {f.dso.data(), f.dso.size(), IsKernelFrame(f)};
+  return d.kernel;
+}
+
 // A sample's comm/tid/cpu as an id, so a frame's key holds one word for them. Consecutive
 // samples of one thread skip the lookup.
 uint64_t ReportSink::ContextOf(const Event& e) {
@@ -154,7 +164,7 @@ uint32_t ReportSink::EntryFor(Table& t, uint64_t ctx, const Event& e, const Fram
     k.addr = SymbolAddress(f);
   }
   auto [it, added] = t.fast.try_emplace(k, 0);
-  if (added) it->second = SlowEntry(t, ctx, e, f, unmapped ? sample_kernel : IsKernelFrame(f));
+  if (added) it->second = SlowEntry(t, ctx, e, f, unmapped ? sample_kernel : LevelOf(f, true));
   return it->second;
 }
 
@@ -254,17 +264,8 @@ void ReportSink::Accumulate(Table& t, const Event& e) {
   const Frame& leaf = !e.stack.empty()              ? e.stack[0]
                       : !e.dropped_stack_ip.empty() ? e.dropped_stack_ip[0]
                                                     : kNone;
-  // The sample's mode. A mapped frame's level is its DSO's, so with stable views a leaf in
-  // the last leaf's DSO view has its level; outside every map ("[unknown]") the ip decides.
-  bool kernel;
-  if (e.stable_views && !leaf.dso.empty() && leaf.dso.data() == last_leaf_dso_.data() &&
-      leaf.dso.size() == last_leaf_dso_.size() && !IsUnknown(leaf.dso)) {
-    kernel = last_leaf_kernel_;
-  } else {
-    kernel = IsKernelFrame(leaf);
-    last_leaf_dso_ = e.stable_views ? leaf.dso : std::string_view();
-    last_leaf_kernel_ = kernel;
-  }
+  // The sample's mode: its leaf's level (outside every map ("[unknown]") the ip decides).
+  const bool kernel = LevelOf(leaf, e.stable_views);
   const size_t n = e.stack.size();
   // Entries from the outermost frame in: the memo's first, then by lookup. A frame outside
   // every map takes the sample's level: [k] under a kernel leaf even for a user address, as
@@ -401,7 +402,8 @@ void ReportSink::Merge(ReportSink& part) {
     last_table_ = nullptr;
     return;
   }
-  for (const auto& [tid, comm] : part.thread_comm_) thread_comm_[tid] = thread_strings_.Intern(comm);
+  for (const auto& [tid, comm] : part.thread_comm_)
+    thread_comm_[tid] = thread_strings_.Intern(comm);
   // The part's strings as this sink's: interned, so a view's address names its content, and
   // each is looked up here once. Entries of one comm and DSO come in runs.
   absl::flat_hash_map<const char*, std::string_view> mine;

@@ -40,6 +40,7 @@
 #ifndef TK_ANALYSES_REPORT_REPORT_H_
 #define TK_ANALYSES_REPORT_REPORT_H_
 
+#include <array>
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
@@ -140,9 +141,9 @@ struct ContextKey {
   bool operator==(const ContextKey&) const = default;
   template <typename H>
   friend H AbslHashValue(H h, const ContextKey& k) {
+    const uint64_t len_tid = uint64_t{k.comm_len} << 32 | static_cast<uint32_t>(k.tid);
     return H::combine(std::move(h), reinterpret_cast<uintptr_t>(k.comm) * 0x9e3779b97f4a7c15ull +
-                                        (uint64_t{k.comm_len} << 32 | static_cast<uint32_t>(k.tid)) *
-                                            0xc2b2ae3d27d4eb4full +
+                                        len_tid * 0xc2b2ae3d27d4eb4full +
                                         static_cast<uint32_t>(k.cpu));
   }
 };
@@ -314,8 +315,16 @@ class ReportSink final : public EventSink {
   Table* last_table_ = nullptr;
   uint64_t sample_no_ = 0;
   absl::flat_hash_map<ContextKey, uint32_t> contexts_;
-  std::string_view last_leaf_dso_;  // Accumulate: the last leaf's DSO view (stable) and level
-  bool last_leaf_kernel_ = false;
+  // A mapped frame's level by its DSO's view (stable views only), direct-mapped by the
+  // view's address: -a interleaves the processes' leaves, so one last DSO missed often.
+  struct DsoLevel {
+    const char* data = nullptr;
+    size_t size = 0;
+    bool kernel = false;
+  };
+  std::array<DsoLevel, 64> dso_levels_{};
+  // IsKernelFrame(f), through dso_levels_ when `stable`.
+  bool LevelOf(const Frame& f, bool stable);
   std::vector<std::string_view> context_comm_;  // by context id: the interned comm (key_comm_)
   // A stable view (by address and size; `dso`: its short name is meant) -> its interned copy.
   struct ViewKey {
