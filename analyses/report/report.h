@@ -22,8 +22,8 @@
 // once per sample; each frame then finds its entry by {context, DSO view, symbol view, start}
 // in one hash probe (perf.data's views are stable: Event::stable_views), and only a miss
 // builds the content key. A thread's next sample mostly repeats its outer frames: those
-// (same views and ip as the thread's previous sample) take the previous sample's entries
-// without a probe. Recursion is counted once by a per-entry "last sample" stamp.
+// (same views and ip as the thread's previous stack of 4 frames or more) take that stack's
+// entries without a probe. Recursion is counted once by a per-entry "last sample" stamp.
 //
 // Repeated stacks: a sample whose parser gives a stack_id (core/event.h: the same id means
 // the same frames) is looked up by {context, stack_id} in its table's stack memo. A hit is
@@ -34,9 +34,14 @@
 //
 // Output: rows sort by integer words (the values, then the sort keys' strings as ranks among
 // the table's strings, packed), so a comparison reads no entry and no string; rows are
-// formatted through a pointer into a chunk. With threads >= 2 a table of kParallelRows or
+// formatted through a pointer into a chunk, a cell equal to the row above's (same value,
+// comm or DSO) as its bytes copied. With threads >= 2 a table of kParallelRows or
 // more is sorted in two halves and formatted in two halves on two threads (the worker is done
 // by then); the bytes are those of one thread.
+//
+// Parts (ReportParts, core/part_sink.h): an input a parser cuts is accumulated part by part,
+// each into a sink of its own on its own thread, and the parts merge in input order
+// (ReportSink::Merge), which makes the tables of one pass: sums, and first-seen order.
 #ifndef TK_ANALYSES_REPORT_REPORT_H_
 #define TK_ANALYSES_REPORT_REPORT_H_
 
