@@ -339,7 +339,8 @@ class ReportSink final : public EventSink {
     bool operator==(const ViewKey&) const = default;
     template <typename H>
     friend H AbslHashValue(H h, const ViewKey& k) {
-      return H::combine(std::move(h), k.data, k.size, k.dso);
+      return H::combine(std::move(h), reinterpret_cast<uintptr_t>(k.data) * 0x9e3779b97f4a7c15ull +
+                                          (k.size << 1 | k.dso) * 0xc2b2ae3d27d4eb4full);
     }
   };
   absl::flat_hash_map<ViewKey, std::string_view> interned_views_;
