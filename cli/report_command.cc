@@ -104,10 +104,10 @@ int RunReport(int argc, char** argv) {
   Pipeline pipe;
   // Not perf.data: its one pass already keeps two cores busy with three threads (reading and
   // stack keys, decoding, this sink's worker), where two parts each decode and accumulate on
-  // one thread. Measured with helper split's perf.data parts merged (4 December, load 8-9, 8
-  // alternating runs): perf-a-g.data 0.23-0.26 s CPU in one pass, 0.28-0.37 s in two parts;
+  // one thread. Measured with perf.data's parts (RunSessionParts, session 9; load 8-9, 8
+  // alternating runs): perf-a-g.data 0.20-0.26 s CPU in one pass, 0.28-0.37 s in two parts;
   // callgrind: the parts' 290M and 324M, then the merge's 20M, against a decoding thread's
-  // 255M and the worker's 176M.
+  // 255M and the worker's 176M (docs/performance.md, report, session 9).
   if (absl::StatusOr<OpenedInput*> in = OpenInputOnce(path);
       in.ok() && (*in)->format != Format::kPerfData && (*in)->format != Format::kPerfDataPipe)
     pipe.parts = &parts;
