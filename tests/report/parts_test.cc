@@ -59,6 +59,14 @@ std::vector<Ev> Stream() {
   sample("cycles", "beta", 103, 1, 25, {kIrq, kSys, kUnmapped, kMain});
   sample("instructions", "beta", 101, 0, 7, {kStatic1, kG});
   sample("cycles", "alpha", 102, 1, 35, {kMain});
+  // Deep stacks of one thread sharing their outer frames (the thread's outer-frame memo,
+  // 4 frames or more), a shallow one between them, then the thread under another level.
+  sample("cycles", "alpha", 104, 0, 11, {kH, kG, kF, kStatic1, kMain});
+  sample("cycles", "alpha", 104, 0, 12, {kG, kG, kF, kStatic1, kMain});
+  sample("cycles", "alpha", 104, 0, 13, {kF, kMain});
+  sample("cycles", "alpha", 104, 0, 14, {kUnmapped, kH, kF, kStatic1, kMain});
+  sample("cycles", "alpha", 104, 0, 16, {kSys, kUnmapped, kH, kF, kStatic1, kMain});
+  sample("cycles", "alpha", 104, 1, 17, {kStatic2, kUnmapped, kH, kF, kStatic1, kMain});
   return v;
 }
 
