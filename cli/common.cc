@@ -238,8 +238,8 @@ int RunPipeline(const std::string& path, const ParseOptions& opts, EventSink& si
   std::ostream silent(nullptr);  // a stream with no buffer writes nothing
   const std::string& name = p.name.empty() ? input.name() : p.name;
   Diagnostics diag(name, p.diagnostics_printed ? &silent : nullptr);
-  // Counted only where the command has no check of its own. (Parts are not counted: the only
-  // partitioned analysis, tk fold, names what its input lacks itself.)
+  // Counted only where the command has no check of its own. (Parts are not counted: the
+  // partitioned analyses, tk fold and tk report, name what their input lacks themselves.)
   KeyEventCounter counted(sink, sink.wants());
   absl::Status st;
   if (p.parts) {

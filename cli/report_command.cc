@@ -98,7 +98,24 @@ int RunReport(int argc, char** argv) {
     return Write(top, json);
   }
   analyses::report::ReportSink sink(ro);
-  if (int rc = RunPipeline(path, popts, sink); rc != kExitOk) return rc;
+  // A parser that can cut its input (perf script text in memory) parses its parts on threads
+  // of their own into sinks merged in order; the others feed `sink` itself.
+  analyses::report::ReportParts parts(sink);
+  Pipeline pipe;
+  // Not perf.data: its one pass already keeps two cores busy with three threads (reading and
+  // stack keys, decoding, this sink's worker), where two parts each decode and accumulate on
+  // one thread. Measured with perf.data's parts (RunSessionParts, session 9; load 8-9, 8
+  // alternating runs): perf-a-g.data 0.20-0.26 s CPU in one pass, 0.28-0.37 s in two parts;
+  // callgrind: the parts' 290M and 324M, then the merge's 20M, against a decoding thread's
+  // 255M and the worker's 176M (docs/performance.md, report, session 9).
+  if (absl::StatusOr<OpenedInput*> in = OpenInputOnce(path);
+      in.ok() && (*in)->format != Format::kPerfData && (*in)->format != Format::kPerfDataPipe)
+    pipe.parts = &parts;
+  // Parts are not counted by RunPipeline: the samples added are the count it would make.
+  pipe.nothing_reason = [&] {
+    return sink.samples() > 0 ? std::string() : MissingEvents(sink.wants());
+  };
+  if (int rc = RunPipeline(path, popts, parts.Whole(), pipe); rc != kExitOk) return rc;
   return Write(sink, json);
 }
 

@@ -12,6 +12,9 @@
 namespace tk::analyses::report {
 namespace {
 
+// Stacks of fewer frames are looked up frame by frame without the thread's memo.
+constexpr size_t kOuterMemoMinFrames = 4;
+
 // Kernel addresses on x86-64 and arm64 start at the top half.
 constexpr uint64_t kKernelStart = 0xffff800000000000ull;
 
@@ -103,16 +106,41 @@ ReportSink::~ReportSink() { StopWorker(); }
 // As perf: Children only when the file has callchains, whatever the option says.
 bool ReportSink::children() const { return saw_callchain_ && opt_.children.value_or(true); }
 
+namespace {
+
+// a == b, without a memcmp call for names of 8 to 16 bytes (event names mostly are: every
+// sample compares its name with the last table's): two overlapping 8-byte words.
+bool SameName(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  if (a.size() < 8 || a.size() > 16) return a == b;
+  uint64_t a0, a1, b0, b1;
+  std::memcpy(&a0, a.data(), 8);
+  std::memcpy(&b0, b.data(), 8);
+  std::memcpy(&a1, a.data() + a.size() - 8, 8);
+  std::memcpy(&b1, b.data() + b.size() - 8, 8);
+  return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+}
+
+}  // namespace
+
 Table& ReportSink::TableFor(std::string_view name) {
-  if (last_table_ && last_table_->event.size() == name.size() &&
-      std::memcmp(last_table_->event.data(), name.data(), name.size()) == 0)
-    return *last_table_;
+  if (last_table_ && SameName(last_table_->event, name)) return *last_table_;
   for (auto& t : tables_) {
     if (t->event == name) return *(last_table_ = t.get());
   }
   tables_.push_back(std::make_unique<Table>());
   tables_.back()->event = std::string(name);
   return *(last_table_ = tables_.back().get());
+}
+
+bool ReportSink::LevelOf(const Frame& f, bool stable) {
+  if (!stable || f.dso.empty() || IsUnknown(f.dso)) return IsKernelFrame(f);
+  // A mapped frame's level is its DSO's (IsKernelFrame reads nothing else then).
+  const uintptr_t slot = reinterpret_cast<uintptr_t>(f.dso.data()) >> 4;
+  DsoLevel& d = dso_levels_[slot % dso_levels_.size()];
+  if (d.data != f.dso.data() || d.size != f.dso.size())
+    d = {f.dso.data(), f.dso.size(), IsKernelFrame(f)};
+  return d.kernel;
 }
 
 // A sample's comm/tid/cpu as an id, so a frame's key holds one word for them. Consecutive
@@ -151,8 +179,25 @@ uint32_t ReportSink::EntryFor(Table& t, uint64_t ctx, const Event& e, const Fram
     k.addr = SymbolAddress(f);
   }
   auto [it, added] = t.fast.try_emplace(k, 0);
-  if (added) it->second = SlowEntry(t, ctx, e, f, unmapped ? sample_kernel : IsKernelFrame(f));
+  if (added) it->second = SlowEntry(t, ctx, e, f, unmapped ? sample_kernel : LevelOf(f, true));
   return it->second;
+}
+
+// `sym` is empty exactly when the frame is unresolved (a resolved frame's name is not).
+EntryKey ReportSink::KeyOf(std::string_view comm, std::string_view dso, std::string_view sym,
+                           uint64_t addr, int32_t tid, int32_t cpu) const {
+  EntryKey k{};
+  if (key_comm_) k.comm = comm.data();
+  if (key_pid_) k.tid = tid;
+  // A symbol's start is relative to its DSO: the DSO is part of a symbol's key (perf's
+  // sort__sym_cmp; an unresolved frame is its address alone).
+  if (key_dso_ || (key_sym_ && !sym.empty())) k.dso = dso.data();
+  if (key_sym_) {
+    k.sym = sym.data();
+    k.addr = addr;
+  }
+  if (key_cpu_) k.cpu = cpu;
+  return k;
 }
 
 // Stable views (perf.data) find their interned copies by the view's address: the context's
@@ -177,17 +222,7 @@ uint32_t ReportSink::SlowEntry(Table& t, uint64_t ctx, const Event& e, const Fra
     dso = strings_.Intern(ShortDso(f.dso));
     if (resolved) sym = strings_.Intern(f.symbol);
   }
-  EntryKey k{};
-  if (key_comm_) k.comm = comm.data();
-  if (key_pid_) k.tid = e.tid;
-  // A symbol's start is relative to its DSO: the DSO is part of a symbol's key (perf's
-  // sort__sym_cmp; an unresolved frame is its address alone).
-  if (key_dso_ || (key_sym_ && resolved)) k.dso = dso.data();
-  if (key_sym_) {
-    k.sym = sym.data();
-    k.addr = SymbolAddress(f);
-  }
-  if (key_cpu_) k.cpu = e.cpu;
+  const EntryKey k = KeyOf(comm, dso, sym, SymbolAddress(f), e.tid, e.cpu);
   auto [it, added] = t.index.try_emplace(k, static_cast<uint32_t>(t.entries.size()));
   if (added) {
     Entry en;
@@ -244,22 +279,18 @@ void ReportSink::Accumulate(Table& t, const Event& e) {
   const Frame& leaf = !e.stack.empty()              ? e.stack[0]
                       : !e.dropped_stack_ip.empty() ? e.dropped_stack_ip[0]
                                                     : kNone;
-  // The sample's mode. A mapped frame's level is its DSO's, so with stable views a leaf in
-  // the last leaf's DSO view has its level; outside every map ("[unknown]") the ip decides.
-  bool kernel;
-  if (e.stable_views && !leaf.dso.empty() && leaf.dso.data() == last_leaf_dso_.data() &&
-      leaf.dso.size() == last_leaf_dso_.size() && !IsUnknown(leaf.dso)) {
-    kernel = last_leaf_kernel_;
-  } else {
-    kernel = IsKernelFrame(leaf);
-    last_leaf_dso_ = e.stable_views ? leaf.dso : std::string_view();
-    last_leaf_kernel_ = kernel;
-  }
+  // The sample's mode: its leaf's level (outside every map ("[unknown]") the ip decides).
+  const bool kernel = LevelOf(leaf, e.stable_views);
   const size_t n = e.stack.size();
   // Entries from the outermost frame in: the memo's first, then by lookup. A frame outside
   // every map takes the sample's level: [k] under a kernel leaf even for a user address, as
   // perf 6.1 prints it (tests/report/parity_test.cc, a.data).
-  const size_t same = children && e.stable_views ? SameOuterFrames(e, t, ctx, kernel) : 0;
+  // Shallow stacks skip the thread's memo: its probe and update cost more than the frames it
+  // can save (perf -a -g of code without frame pointers: 2.9 frames a sample, 23K of 360K
+  // probes saved for 27M instructions). The memo keeps the thread's last deep stack, whose
+  // entries are still this context's.
+  const bool outer_memo = children && e.stable_views && n >= kOuterMemoMinFrames;
+  const size_t same = outer_memo ? SameOuterFrames(e, t, ctx, kernel) : 0;
   ids_.resize(n);
   for (size_t d = 0; d < n; ++d) {
     if (d < same) {
@@ -275,7 +306,7 @@ void ReportSink::Accumulate(Table& t, const Event& e) {
   if (n >= 2) saw_callchain_ = true;
   added_.clear();
   if (children) {
-    if (same < n && e.stable_views) Remember(e, t, ctx, kernel, same, ids_);
+    if (outer_memo && same < n) Remember(e, t, ctx, kernel, same, ids_);
     if (n == 0) {
       self.children_period += period;
       self.last_sample = sample_no_;
@@ -361,6 +392,87 @@ void ReportSink::Remember(const Event& e, const Table& t, uint64_t ctx, bool ker
   }
 }
 
+uint64_t ReportSink::samples() const {
+  uint64_t n = 0;
+  for (const auto& t : tables_) n += t->samples;
+  return n;
+}
+
+void ReportSink::Merge(ReportSink& part) {
+  part.StopWorker();
+  lost_samples_ += part.lost_samples_;
+  saw_callchain_ |= part.saw_callchain_;
+  // The memos key frames by the part's parser's views, which die with the part.
+  for (auto& t : part.tables_) {
+    t->fast = {};
+    t->stacks = {};
+    t->stack_ids = {};
+  }
+  if (tables_.empty() && thread_comm_.empty()) {
+    // Nothing here yet (the first part): its tables, and the strings they view, as they are.
+    std::swap(strings_, part.strings_);
+    std::swap(thread_strings_, part.thread_strings_);
+    tables_.swap(part.tables_);
+    thread_comm_.swap(part.thread_comm_);
+    last_table_ = nullptr;
+    return;
+  }
+  for (const auto& [tid, comm] : part.thread_comm_)
+    thread_comm_[tid] = thread_strings_.Intern(comm);
+  // The part's strings as this sink's: interned, so a view's address names its content, and
+  // each is looked up here once. Entries of one comm and DSO come in runs.
+  absl::flat_hash_map<const char*, std::string_view> mine;
+  mine.reserve(part.strings_.size());
+  struct Last {
+    const char* part = nullptr;
+    std::string_view mine;
+  } last_comm, last_dso, last_sym;
+  auto map = [&](std::string_view v, Last* last) {
+    if (v.data() == nullptr) return v;  // an unresolved symbol
+    if (v.data() != last->part) {
+      auto [it, added] = mine.try_emplace(v.data());
+      if (added) it->second = strings_.Intern(v);
+      last->part = v.data();
+      last->mine = it->second;
+    }
+    return last->mine;
+  };
+  for (const auto& pt : part.tables_) {
+    Table& t = TableFor(pt->event);
+    t.samples += pt->samples;
+    t.period += pt->period;
+    t.entries.reserve(t.entries.size() + pt->entries.size());
+    t.index.reserve(t.index.size() + pt->entries.size());
+    for (const Entry& pe : pt->entries) {
+      const std::string_view comm = map(pe.comm, &last_comm), dso = map(pe.dso, &last_dso),
+                             sym = map(pe.sym, &last_sym);
+      const EntryKey k = KeyOf(comm, dso, sym, pe.addr, pe.tid, pe.cpu);
+      auto [it, added] = t.index.try_emplace(k, static_cast<uint32_t>(t.entries.size()));
+      if (added) {
+        Entry& en = t.entries.emplace_back(pe);
+        en.comm = comm;
+        en.dso = dso;
+        en.sym = sym;
+        en.last_sample = 0;
+      } else {
+        Entry& en = t.entries[it->second];
+        en.self_period += pe.self_period;
+        en.self_samples += pe.self_samples;
+        en.children_period += pe.children_period;
+      }
+    }
+  }
+  part.tables_.clear();
+}
+
+std::unique_ptr<EventSink> ReportParts::NewPart() {
+  ReportOptions o = out_.options();
+  o.threads = 1;
+  return std::make_unique<ReportSink>(std::move(o));
+}
+
+void ReportParts::MergePart(EventSink& part) { out_.Merge(static_cast<ReportSink&>(part)); }
+
 std::string_view ReportSink::ThreadComm(const Entry& en) const {
   auto it = thread_comm_.find(en.tid);
   return it == thread_comm_.end() ? en.comm : it->second;
@@ -440,7 +552,13 @@ void SortByWords(const std::vector<Field>& fields,
   struct Row {
     std::array<uint64_t, N> w;
     const Entry* en;
-    bool operator<(const Row& o) const { return w < o.w; }
+    // Word by word, unrolled (std::array's operator< is a generic lexicographical_compare
+    // loop, most of the sort's instructions).
+    bool operator<(const Row& o) const {
+      for (size_t i = 0; i + 1 < N; ++i)
+        if (w[i] != o.w[i]) return w[i] < o.w[i];
+      return w[N - 1] < o.w[N - 1];
+    }
   };
   std::vector<Row> sorted(rows->size());
   auto make_and_sort = [&](size_t from, size_t to) {

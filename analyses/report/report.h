@@ -22,8 +22,8 @@
 // once per sample; each frame then finds its entry by {context, DSO view, symbol view, start}
 // in one hash probe (perf.data's views are stable: Event::stable_views), and only a miss
 // builds the content key. A thread's next sample mostly repeats its outer frames: those
-// (same views and ip as the thread's previous sample) take the previous sample's entries
-// without a probe. Recursion is counted once by a per-entry "last sample" stamp.
+// (same views and ip as the thread's previous stack of 4 frames or more) take that stack's
+// entries without a probe. Recursion is counted once by a per-entry "last sample" stamp.
 //
 // Repeated stacks: a sample whose parser gives a stack_id (core/event.h: the same id means
 // the same frames) is looked up by {context, stack_id} in its table's stack memo. A hit is
@@ -34,12 +34,18 @@
 //
 // Output: rows sort by integer words (the values, then the sort keys' strings as ranks among
 // the table's strings, packed), so a comparison reads no entry and no string; rows are
-// formatted through a pointer into a chunk. With threads >= 2 a table of kParallelRows or
+// formatted through a pointer into a chunk, a cell equal to the row above's (same value,
+// comm or DSO) as its bytes copied. With threads >= 2 a table of kParallelRows or
 // more is sorted in two halves and formatted in two halves on two threads (the worker is done
 // by then); the bytes are those of one thread.
+//
+// Parts (ReportParts, core/part_sink.h): an input a parser cuts is accumulated part by part,
+// each into a sink of its own on its own thread, and the parts merge in input order
+// (ReportSink::Merge), which makes the tables of one pass: sums, and first-seen order.
 #ifndef TK_ANALYSES_REPORT_REPORT_H_
 #define TK_ANALYSES_REPORT_REPORT_H_
 
+#include <array>
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
@@ -53,6 +59,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "core/batch_pipe.h"
 #include "core/intern.h"
+#include "core/part_sink.h"
 #include "core/sink.h"
 
 namespace tk::analyses::report {
@@ -123,7 +130,11 @@ struct FrameKey {
   bool operator==(const FrameKey&) const = default;
   template <typename H>
   friend H AbslHashValue(H h, const FrameKey& k) {
-    return H::combine(std::move(h), k.ctx, k.dso, k.sym, k.addr);
+    // One word for absl to mix (combining four cost a mixing step each, on every frame).
+    return H::combine(std::move(h), k.ctx * 0x9e3779b97f4a7c15ull +
+                                        reinterpret_cast<uintptr_t>(k.dso) * 0xc2b2ae3d27d4eb4full +
+                                        reinterpret_cast<uintptr_t>(k.sym) * 0x165667b19e3779f9ull +
+                                        k.addr * 0xd6e8feb86659fd93ull);
   }
 };
 
@@ -135,7 +146,10 @@ struct ContextKey {
   bool operator==(const ContextKey&) const = default;
   template <typename H>
   friend H AbslHashValue(H h, const ContextKey& k) {
-    return H::combine(std::move(h), k.comm, k.comm_len, k.tid, k.cpu);
+    const uint64_t len_tid = uint64_t{k.comm_len} << 32 | static_cast<uint32_t>(k.tid);
+    return H::combine(std::move(h), reinterpret_cast<uintptr_t>(k.comm) * 0x9e3779b97f4a7c15ull +
+                                        len_tid * 0xc2b2ae3d27d4eb4full +
+                                        static_cast<uint32_t>(k.cpu));
   }
 };
 
@@ -150,7 +164,14 @@ struct EntryKey {
   bool operator==(const EntryKey&) const = default;
   template <typename H>
   friend H AbslHashValue(H h, const EntryKey& k) {
-    return H::combine(std::move(h), k.comm, k.dso, k.sym, k.addr, k.tid, k.cpu);
+    // One word to mix, as FrameKey's.
+    return H::combine(std::move(h), reinterpret_cast<uintptr_t>(k.comm) * 0x9e3779b97f4a7c15ull +
+                                        reinterpret_cast<uintptr_t>(k.dso) * 0xc2b2ae3d27d4eb4full +
+                                        reinterpret_cast<uintptr_t>(k.sym) * 0x165667b19e3779f9ull +
+                                        k.addr * 0xd6e8feb86659fd93ull +
+                                        (uint64_t{static_cast<uint32_t>(k.tid)} << 32 |
+                                         static_cast<uint32_t>(k.cpu)) *
+                                            0xff51afd7ed558ccdull);
   }
 };
 
@@ -164,7 +185,7 @@ struct StackKey {
   bool operator==(const StackKey&) const = default;
   template <typename H>
   friend H AbslHashValue(H h, const StackKey& k) {
-    return H::combine(std::move(h), k.ctx, k.stack_id);
+    return H::combine(std::move(h), k.ctx * 0x9e3779b97f4a7c15ull + k.stack_id);
   }
 };
 
@@ -198,8 +219,18 @@ class ReportSink final : public EventSink {
   // Waits for the worker (options().threads >= 2) to add every sample.
   absl::Status Finish() override;
 
+  // Adds the tables of `part` (a sink with these options, fed the input's next events,
+  // finished): samples, periods and every entry's values sum, an entry or table new here comes
+  // after those already here (first seen in input order, when parts merge in input order; an
+  // entry's level is its first part's), a thread's comm becomes the part's last, lost samples
+  // sum. A sink that has accumulated nothing takes the part's tables as they are. `part` is
+  // left without tables. Neither sink is fed afterwards.
+  void Merge(ReportSink& part);
+
   // Children/Self columns: the option, else whether any sample had a callchain.
   bool children() const;
+  // Samples added (every table's).
+  uint64_t samples() const;
   uint64_t lost_samples() const { return lost_samples_; }
   const std::vector<std::unique_ptr<Table>>& tables() const { return tables_; }
   const ReportOptions& options() const { return opt_; }
@@ -217,6 +248,9 @@ class ReportSink final : public EventSink {
 
  private:
   Table& TableFor(std::string_view name);
+  // An entry's content key from its (interned) fields: the sort keys' parts only.
+  EntryKey KeyOf(std::string_view comm, std::string_view dso, std::string_view sym,
+                 uint64_t addr, int32_t tid, int32_t cpu) const;
   // Adds sample `e` to table `t` (on the worker when there is one).
   void Accumulate(Table& t, const Event& e);
 
@@ -286,8 +320,16 @@ class ReportSink final : public EventSink {
   Table* last_table_ = nullptr;
   uint64_t sample_no_ = 0;
   absl::flat_hash_map<ContextKey, uint32_t> contexts_;
-  std::string_view last_leaf_dso_;  // Accumulate: the last leaf's DSO view (stable) and level
-  bool last_leaf_kernel_ = false;
+  // A mapped frame's level by its DSO's view (stable views only), direct-mapped by the
+  // view's address: -a interleaves the processes' leaves, so one last DSO missed often.
+  struct DsoLevel {
+    const char* data = nullptr;
+    size_t size = 0;
+    bool kernel = false;
+  };
+  std::array<DsoLevel, 64> dso_levels_{};
+  // IsKernelFrame(f), through dso_levels_ when `stable`.
+  bool LevelOf(const Frame& f, bool stable);
   std::vector<std::string_view> context_comm_;  // by context id: the interned comm (key_comm_)
   // A stable view (by address and size; `dso`: its short name is meant) -> its interned copy.
   struct ViewKey {
@@ -297,7 +339,8 @@ class ReportSink final : public EventSink {
     bool operator==(const ViewKey&) const = default;
     template <typename H>
     friend H AbslHashValue(H h, const ViewKey& k) {
-      return H::combine(std::move(h), k.data, k.size, k.dso);
+      return H::combine(std::move(h), reinterpret_cast<uintptr_t>(k.data) * 0x9e3779b97f4a7c15ull +
+                                          (k.size << 1 | k.dso) * 0xc2b2ae3d27d4eb4full);
     }
   };
   absl::flat_hash_map<ViewKey, std::string_view> interned_views_;
@@ -320,6 +363,22 @@ class ReportSink final : public EventSink {
   std::unique_ptr<BatchPipe<Batch>> pipe_;
   std::unique_ptr<Batch> batch_;
   std::thread worker_;
+};
+
+// tk report's sinks for a parser that splits its input (core/part_sink.h): each part
+// accumulates into a ReportSink of its own with `out`'s options but no worker thread (the
+// part has a thread of its own), and the parts merge into `out` in input order
+// (ReportSink::Merge), so the tables are a one-pass run's. Nothing is needed of the input's
+// start: a part's entries, tables and counts depend only on its own events.
+class ReportParts final : public PartitionedSink {
+ public:
+  explicit ReportParts(ReportSink& out) : out_(out) {}
+  EventSink& Whole() override { return out_; }
+  std::unique_ptr<EventSink> NewPart() override;
+  void MergePart(EventSink& part) override;
+
+ private:
+  ReportSink& out_;
 };
 
 // Tables with at least this many rows are sorted and formatted by two threads when

@@ -257,9 +257,46 @@ double LimitPercent(const ReportSink& r, const Entry& en, uint64_t total) {
   return total ? 100.0 * static_cast<double>(v) / static_cast<double>(total) : 0;
 }
 
+// A cell whose bytes follow from one word of its entry, given the column (and the table's
+// total and widths, fixed for a FormatRows call): a value, an interned comm or DSO (one view
+// per content), a cpu. False for the others (pid prints the thread's comm; a symbol is
+// mostly its row's own).
+bool CellWord(const Column& c, const Entry& en, uint64_t* word) {
+  if (!c.is_key) {
+    switch (c.value) {
+      case Value::kOverhead:
+      case Value::kPeriod:
+        *word = en.self_period;
+        return true;
+      case Value::kChildren:
+        *word = en.children_period;
+        return true;
+      case Value::kSamples:
+        *word = en.self_samples;
+        return true;
+    }
+    return false;
+  }
+  switch (c.key) {
+    case Key::kComm:
+      *word = reinterpret_cast<uintptr_t>(en.comm.data());
+      return true;
+    case Key::kDso:
+      *word = reinterpret_cast<uintptr_t>(en.dso.data());
+      return true;
+    case Key::kCpu:
+      *word = static_cast<uint32_t>(en.cpu);
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Formats `rows` (skipping those --percent-limit hides) and hands the text to `flush` in
 // chunks. Rows go straight into a chunk through a pointer: each row first makes room for its
-// widest form (widths, or longer values and names).
+// widest form (widths, or longer values and names). Rows come sorted by value, so a column's
+// cell often repeats the row above's (most rows of a large table print "0.00%", and one comm
+// and DSO fill long runs): such a cell is the previous one's bytes copied.
 template <typename Flush>
 void FormatRows(const ReportSink& r, const Layout& l, uint64_t total,
                 absl::Span<const Entry* const> rows, Flush flush) {
@@ -269,6 +306,13 @@ void FormatRows(const ReportSink& r, const Layout& l, uint64_t total,
   size_t room = 1;
   for (size_t i = 0; i < l.cols.size(); ++i) room += 2 + CellBound(l.cols[i], l.widths[i]);
   std::string buf(std::max(kChunk, room), '\0');
+  struct Last {
+    bool valid = false;
+    uint64_t word = 0;
+    size_t len = 0;
+    char bytes[64];
+  };
+  std::vector<Last> last(l.cols.size());
   size_t used = 0;
   for (const Entry* en : rows) {
     if (o.percent_limit > 0 && LimitPercent(r, *en, total) < o.percent_limit) continue;
@@ -280,8 +324,23 @@ void FormatRows(const ReportSink& r, const Layout& l, uint64_t total,
     for (size_t i = 0; i < l.cols.size(); ++i) {
       *p++ = ' ';
       *p++ = ' ';
+      uint64_t word;
+      const bool by_word = CellWord(l.cols[i], *en, &word);
+      Last& prev = last[i];
+      if (by_word && prev.valid && prev.word == word) {
+        p = static_cast<char*>(std::memcpy(p, prev.bytes, prev.len)) + prev.len;
+        continue;
+      }
       bool last_sym = i + 1 == l.cols.size() && l.cols[i].is_key && l.cols[i].key == Key::kSym;
+      char* from = p;
       p = WriteCell(r, l.cols[i], *en, last_sym ? 0 : l.widths[i], total, p);
+      const size_t len = static_cast<size_t>(p - from);
+      prev.valid = by_word && len <= sizeof prev.bytes;
+      if (prev.valid) {
+        prev.word = word;
+        prev.len = len;
+        std::memcpy(prev.bytes, from, len);
+      }
     }
     *p++ = '\n';
     used = static_cast<size_t>(p - buf.data());
