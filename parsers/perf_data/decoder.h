@@ -144,6 +144,7 @@ class Decoder {
   bool stack_dropped_ = false;
   Event sample_event_;  // OnSample's and HandleSample's, reused
   ParsedSample parsed_;  // OnSample's, reused
+  std::vector<SampleLayout> layouts_;  // by event index (BuildFast)
   FastSampleDecoder fast_;
   bool fast_enabled_ = true;
   bool prefetch_dsos_ = false;  // a second thread may load DSO symbols (Refresh)
