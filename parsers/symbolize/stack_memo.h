@@ -92,6 +92,11 @@ class StackMemo {
                ? &s.stack
                : nullptr;
   }
+  // Asks for key id `key`'s entry ahead of its Find (ids are in order of first repeat, so
+  // consecutive samples' entries are far apart: Find's load missed the cache at most repeats).
+  void Prefetch(uint32_t key) const {
+    if (key < slots_.size()) __builtin_prefetch(&slots_[key]);
+  }
   // Whether to memoize a stack that Find did not have: yes for a key id without a stack (ids
   // come at a key's second sight); for one whose stack has other generations, at its second
   // sight under the new ones (maps that keep changing, a JIT's, would otherwise memoize a
