@@ -133,9 +133,12 @@ class SymbolTable {
   // frames handed out before view them.
   void Changed() { pages_.clear(); }
   mutable std::vector<uint32_t> pages_;
-  // Each symbol's start − page_base_, when the span fits 32 bits (built with pages_; empty:
-  // Find searches the Symbols).
-  mutable std::vector<uint32_t> starts_;
+  // Per symbol: its start − page_base_, and the largest end (− page_base_) of the symbols up
+  // to it, when these fit 32 bits (built with pages_; empty: Find searches the Symbols).
+  struct Start {
+    uint32_t start, reach;
+  };
+  mutable std::vector<Start> starts_;
   mutable uint64_t page_base_ = 0;
   mutable int page_shift_ = 12;
   std::unique_ptr<SymbolIndex> index_;  // set: the symbols are its, syms_ is unused
