@@ -277,7 +277,17 @@ class Loop {
   }
 
   absl::Status Deliver() {
-    for (const ReorderQueue::Entry& e : out_) {
+    // Stack keys a few records ahead (StackKeys::Ahead: their seen slots asked for early).
+    constexpr size_t kKeysAhead = 8;
+    for (size_t n = 0; n < out_.size() && n < kKeysAhead; ++n) {
+      keys_.Ahead(std::string_view(out_[n].data, out_[n].size));
+    }
+    for (size_t n = 0; n < out_.size(); ++n) {
+      if (n + kKeysAhead < out_.size()) {
+        const ReorderQueue::Entry& a = out_[n + kKeysAhead];
+        keys_.Ahead(std::string_view(a.data, a.size));
+      }
+      const ReorderQueue::Entry& e = out_[n];
       absl::Status st = Send(std::string_view(e.data, e.size), e.block < 0, e.offset);
       if (!st.ok()) return st;
     }

@@ -41,8 +41,7 @@ size_t StackKeys::Hash(std::string_view key) {
   return h ^ (h >> 33);
 }
 
-uint32_t StackKeys::Intern(std::string_view key) {
-  const size_t hash = Hash(key);
+uint32_t StackKeys::Intern(std::string_view key, size_t hash) {
   // Most keys of a profile are seen once: for them one load of seen_ is the whole cost,
   // where looking in ids_ first cost a probe more.
   uint16_t& seen = seen_[hash & (kSeen - 1)];
