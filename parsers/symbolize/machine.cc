@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -255,13 +256,19 @@ const Machine::Map* Machine::FindMap(const Maps& maps, uint64_t ip) {
 }
 
 const Machine::Map* Machine::FindProcMap(Proc& proc, uint64_t ip) {
-  auto it = proc.maps.upper_bound(ip);
-  const uint64_t next = it == proc.maps.end() ? ~uint64_t{0} : it->first;
+  if (proc.flat.empty()) {
+    if (proc.maps.empty()) return nullptr;
+    proc.flat.reserve(proc.maps.size());
+    for (const auto& [start, m] : proc.maps) proc.flat.push_back(m);
+  }
+  auto it = std::upper_bound(proc.flat.begin(), proc.flat.end(), ip,
+                             [](uint64_t a, const Map& m) { return a < m.start; });
+  const uint64_t next = it == proc.flat.end() ? ~uint64_t{0} : it->start;
   uint64_t free_from = 0;
-  if (it != proc.maps.begin()) {
+  if (it != proc.flat.begin()) {
     --it;
-    if (ip < it->second.end) return &it->second;
-    free_from = it->second.end;
+    if (ip < it->end) return &*it;
+    free_from = it->end;
   }
   proc.gap_start = free_from;
   proc.gap_end = next;
@@ -314,6 +321,7 @@ void Machine::OnMmap(int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
   proc->generation = ++generations_;
   proc->last_map = nullptr;
   proc->gap_start = proc->gap_end = 0;
+  proc->flat.clear();
   last_pid_ = -2;
 }
 
