@@ -84,7 +84,9 @@ void Decoder::Refresh() {
 void Decoder::BuildFast() {
   fast_.Build(table_, fast_enabled_ ? tep_.get() : nullptr, wants_);
   layouts_.clear();
-  for (size_t i = 0; i < table_.size(); ++i) layouts_.push_back(SampleLayoutOf(table_.attr(static_cast<int>(i))));
+  for (size_t i = 0; i < table_.size(); ++i) {
+    layouts_.push_back(SampleLayoutOf(table_.attr(static_cast<int>(i))));
+  }
 }
 
 void Decoder::LoadTracingData(uint64_t offset) {

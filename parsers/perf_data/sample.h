@@ -104,7 +104,8 @@ inline bool ParseFixedSample(std::string_view body, const SampleLayout& l, bool 
   s->period = s->has_period ? Load<uint64_t>(b + l.period, swap) : 0;
   s->has_callchain = l.callchain >= 0;
   s->callchain_nr = nr;
-  s->callchain = s->has_callchain ? std::string_view(b + l.callchain + 8, nr * 8) : std::string_view();
+  s->callchain =
+      s->has_callchain ? std::string_view(b + l.callchain + 8, nr * 8) : std::string_view();
   s->raw = {};
   s->has_raw = false;
   s->user_stack_size = 0;
