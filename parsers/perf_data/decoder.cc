@@ -83,6 +83,10 @@ void Decoder::Refresh() {
 
 void Decoder::BuildFast() {
   fast_.Build(table_, fast_enabled_ ? tep_.get() : nullptr, wants_);
+  layouts_.clear();
+  for (size_t i = 0; i < table_.size(); ++i) {
+    layouts_.push_back(SampleLayoutOf(table_.attr(static_cast<int>(i))));
+  }
 }
 
 void Decoder::LoadTracingData(uint64_t offset) {
@@ -311,9 +315,13 @@ absl::Status Decoder::OnSample(uint16_t misc, std::string_view body, uint64_t of
   }
   const EventAttr& attr = table_.attr(ev);
   ParsedSample& s = parsed_;  // reused: a fresh one is zeroed by `rep stos` (sample.cc)
-  if (absl::Status st = ParseSample(body, attr, meta_.swap, &s); !st.ok()) {
-    Malformed(absl::StrCat("SAMPLE: ", AV(SV(st.message()))), off);
-    return absl::OkStatus();
+  const size_t evi = static_cast<size_t>(ev);
+  if (evi >= layouts_.size() || !layouts_[evi].fixed ||
+      !ParseFixedSample(body, layouts_[evi], meta_.swap, &s)) {
+    if (absl::Status st = ParseSample(body, attr, meta_.swap, &s); !st.ok()) {
+      Malformed(absl::StrCat("SAMPLE: ", AV(SV(st.message()))), off);
+      return absl::OkStatus();
+    }
   }
   ++samples_;
   const uint64_t period = s.has_period ? s.period : (attr.freq() ? 1 : attr.sample_period);

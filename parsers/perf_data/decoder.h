@@ -76,6 +76,8 @@ class Decoder {
   // What the stages ahead of the decoder made of the next record Handle gets: its
   // --call-graph dwarf stack, stacks->stacks[index] (AheadUnwinder::Feed's answer; -1: none),
   // and its stack's key id (StackKeys::Feed's; 0: none).
+  // The memo's entry for a stack key id a later record has (SetAhead's), asked for ahead.
+  void PrefetchStack(uint32_t stack_key) const { memo_.Prefetch(stack_key); }
   void SetAhead(const UnwoundStacks* stacks, int index, uint32_t stack_key) {
     unwound_ = stacks;
     unwound_index_ = index;
@@ -144,6 +146,7 @@ class Decoder {
   bool stack_dropped_ = false;
   Event sample_event_;  // OnSample's and HandleSample's, reused
   ParsedSample parsed_;  // OnSample's, reused
+  std::vector<SampleLayout> layouts_;  // by event index (BuildFast)
   FastSampleDecoder fast_;
   bool fast_enabled_ = true;
   bool prefetch_dsos_ = false;  // a second thread may load DSO symbols (Refresh)

@@ -170,6 +170,40 @@ absl::Status ParseSample(std::string_view body, const EventAttr& a, bool swap, P
   return ParseTail(r, a, s);
 }
 
+SampleLayout SampleLayoutOf(const EventAttr& a) {
+  SampleLayout l;
+  const uint64_t st = a.sample_type;
+  constexpr uint64_t kVariable = kSampleRaw | kSampleBranchStack | kSampleRegsUser |
+                                 kSampleStackUser | kSampleRegsIntr | kSampleAux;
+  if ((st & kVariable) || ((st & kSampleRead) && (a.read_format & kReadGroup))) return l;
+  l.fixed = true;
+  l.ip = FixedSampleFieldOffset(st, kSampleIp);
+  l.tid = FixedSampleFieldOffset(st, kSampleTid);
+  l.time = FixedSampleFieldOffset(st, kSampleTime);
+  l.addr = FixedSampleFieldOffset(st, kSampleAddr);
+  // ID is read after IDENTIFIER: it wins when both are sampled.
+  l.id = FixedSampleFieldOffset(st, kSampleId);
+  if (l.id < 0) l.id = FixedSampleFieldOffset(st, kSampleIdentifier);
+  l.cpu = FixedSampleFieldOffset(st, kSampleCpu);
+  l.period = FixedSampleFieldOffset(st, kSamplePeriod);
+  int head = FixedSampleFieldOffset(st, 0);
+  if (st & kSampleRead) {
+    const uint64_t fmt = a.read_format;
+    head += 8 * (1 + ((fmt & kReadId) ? 1 : 0) + ((fmt & kReadLost) ? 1 : 0) +
+                 ((fmt & kReadTotalTimeEnabled) ? 1 : 0) + ((fmt & kReadTotalTimeRunning) ? 1 : 0));
+  }
+  if (st & kSampleCallchain) l.callchain = static_cast<int16_t>(head);
+  l.head = static_cast<uint16_t>(head);
+  l.weight = (st & (kSampleWeight | kSampleWeightStruct)) != 0;
+  int tail = l.weight ? 8 : 0;
+  for (uint64_t bit : {kSampleDataSrc, kSampleTransaction, kSamplePhysAddr, kSampleCgroup,
+                       kSampleDataPageSize, kSampleCodePageSize}) {
+    if (st & bit) tail += 8;
+  }
+  l.tail = static_cast<uint16_t>(tail);
+  return l;
+}
+
 bool ParseTrailer(std::string_view body, const EventAttr& a, bool swap, ParsedSample* s) {
   if (!a.sample_id_all()) return true;
   size_t n = static_cast<size_t>(TrailerWords(a.sample_type)) * 8;

@@ -57,6 +57,68 @@ struct ParsedSample {
 absl::Status ParseSample(std::string_view body, const EventAttr& attr, bool swap,
                         ParsedSample* s);
 
+// Where ParseSample finds the fields of an event's samples when each is at a fixed offset but
+// for the callchain's length: no RAW, BRANCH_STACK, REGS_USER/INTR, STACK_USER or AUX, and a
+// READ without GROUP (perf record -g's IP|TID|TIME|CALLCHAIN|ID|CPU|PERIOD). ParseSample
+// reads its way through every field of the sample_type with a bounds check and a branch
+// each: ~210 instructions a `perf record -a -g` sample, 8% of `tk fold`'s.
+struct SampleLayout {
+  bool fixed = false;  // ParseFixedSample applies
+  // Byte offsets (-1: not sampled); callchain is where its length is.
+  int16_t ip = -1, tid = -1, time = -1, addr = -1, id = -1, cpu = -1, period = -1;
+  int16_t callchain = -1;
+  uint16_t head = 0;   // bytes before CALLCHAIN (the fixed words and READ)
+  uint16_t tail = 0;   // bytes after it (WEIGHT, DATA_SRC, ...: 8 each)
+  bool weight = false;  // the tail starts with WEIGHT or WEIGHT_STRUCT
+};
+SampleLayout SampleLayoutOf(const EventAttr& attr);
+
+// ParseSample for an event whose layout is fixed: *s as ParseSample sets it, true; false
+// when the body is too short for its fields (ParseSample then says what is wrong).
+inline bool ParseFixedSample(std::string_view body, const SampleLayout& l, bool swap,
+                             ParsedSample* s) {
+  const char* b = body.data();
+  uint64_t nr = 0;
+  size_t need = l.head + l.tail;
+  if (l.callchain >= 0) {
+    if (body.size() < need + 8u) return false;
+    nr = Load<uint64_t>(b + l.callchain, swap);
+    need += 8;
+    if (nr > (body.size() - need) / 8) return false;
+    need += nr * 8;
+  }
+  if (body.size() < need) return false;
+  s->ip = l.ip >= 0 ? Load<uint64_t>(b + l.ip, swap) : 0;
+  if (l.tid >= 0) {
+    s->pid = static_cast<int32_t>(Load<uint32_t>(b + l.tid, swap));
+    s->tid = static_cast<int32_t>(Load<uint32_t>(b + l.tid + 4, swap));
+  } else {
+    s->pid = s->tid = -1;
+  }
+  s->has_time = l.time >= 0;
+  s->time = s->has_time ? Load<uint64_t>(b + l.time, swap) : 0;
+  s->addr = l.addr >= 0 ? Load<uint64_t>(b + l.addr, swap) : 0;
+  s->id = l.id >= 0 ? Load<uint64_t>(b + l.id, swap) : 0;
+  s->cpu = l.cpu >= 0 ? static_cast<int32_t>(Load<uint32_t>(b + l.cpu, swap)) : -1;
+  s->has_period = l.period >= 0;
+  s->period = s->has_period ? Load<uint64_t>(b + l.period, swap) : 0;
+  s->has_callchain = l.callchain >= 0;
+  s->callchain_nr = nr;
+  s->callchain =
+      s->has_callchain ? std::string_view(b + l.callchain + 8, nr * 8) : std::string_view();
+  s->raw = {};
+  s->has_raw = false;
+  s->user_stack_size = 0;
+  s->user_stack = {};
+  s->user_stack_dyn_size = 0;
+  s->user_regs_abi = 0;
+  s->user_regs = {};
+  s->user_ip = 0;
+  s->has_user_ip = false;
+  s->weight = l.weight ? Load<uint64_t>(b + need - l.tail, swap) : 0;
+  return true;
+}
+
 // Parses the sample_id_all trailer at the end of a non-sample record's body (pid, tid,
 // time, id, cpu when present). Returns false when the body is shorter than the trailer.
 bool ParseTrailer(std::string_view body, const EventAttr& attr, bool swap, ParsedSample* s);

@@ -365,6 +365,8 @@ class Loop {
           for (uint32_t at = 0; at < lines; at += 64) __builtin_prefetch(p + at);
           __builtin_prefetch(p + lines - 1);
         }
+        // The stack memo's entry of a repeated stack: a cache miss each, a few records ahead.
+        if (n + 8 < items.size()) decoder_.PrefetchStack(items[n + 8].stack_key);
         const RecordBatch::Item& i = items[n];
         decoder_.SetAhead(&b->unwound, i.unwound, i.stack_key);
         if (absl::Status st = decoder_.Handle(b->Record(i), i.offset); !st.ok()) return st;
@@ -416,7 +418,17 @@ class Loop {
   }
 
   absl::Status Deliver() {
-    for (const ReorderQueue::Entry& e : out_) {
+    // Stack keys a few records ahead (StackKeys::Ahead: their seen slots asked for early).
+    constexpr size_t kKeysAhead = 8;
+    for (size_t n = 0; n < out_.size() && n < kKeysAhead; ++n) {
+      keys_.Ahead(std::string_view(out_[n].data, out_[n].size));
+    }
+    for (size_t n = 0; n < out_.size(); ++n) {
+      if (n + kKeysAhead < out_.size()) {
+        const ReorderQueue::Entry& a = out_[n + kKeysAhead];
+        keys_.Ahead(std::string_view(a.data, a.size));
+      }
+      const ReorderQueue::Entry& e = out_[n];
       absl::Status st = Send(std::string_view(e.data, e.size), e.block < 0, e.offset);
       if (!st.ok()) return st;
     }

@@ -19,11 +19,6 @@ symbolize::SymbolizeOptions SymbolizeOptionsOf(const ParseOptions& o) {
   return s;
 }
 
-bool IsKernelMode(uint16_t misc) {
-  uint16_t m = misc & kMiscCpumodeMask;
-  return m == kMiscKernel || m == kMiscGuestKernel;
-}
-
 bool ParseMmap(uint16_t misc, std::string_view body, bool swap, MmapRecord* m) {
   ByteReader r(body, swap);
   uint32_t pid, tid;

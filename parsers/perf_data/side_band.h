@@ -18,7 +18,11 @@ namespace tk::parsers::perf_data {
 // The symbolizer's options from the parse options.
 symbolize::SymbolizeOptions SymbolizeOptionsOf(const ParseOptions& o);
 
-bool IsKernelMode(uint16_t misc);
+// Inline: it runs a few times per sample (keys, stacks).
+inline bool IsKernelMode(uint16_t misc) {
+  const uint16_t m = misc & kMiscCpumodeMask;
+  return m == kMiscKernel || m == kMiscGuestKernel;
+}
 
 // A NUL-terminated string in `s` (not past its end).
 std::string_view CString(std::string_view s);

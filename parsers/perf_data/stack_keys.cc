@@ -42,11 +42,10 @@ void RawStackKey(const ParsedSample& s, uint16_t misc, const EventAttr& attr,
   }
 }
 
-const StackKeys::Layout& StackKeys::LayoutOf(int ev) {
+const StackKeys::Layout& StackKeys::NewLayout(int ev) {
   const size_t i = static_cast<size_t>(ev);
   if (i >= layouts_.size()) layouts_.resize(i + 1);
   Layout& l = layouts_[i];
-  if (l.known) return l;
   l.known = true;
   const EventAttr& attr = table_.attr(ev);
   const uint64_t st = attr.sample_type;
@@ -59,29 +58,61 @@ const StackKeys::Layout& StackKeys::LayoutOf(int ev) {
   return l;
 }
 
-uint32_t StackKeys::Feed(std::string_view rec, const UnwoundStacks* stacks, int unwound_index) {
-  if (!active_ || rec.size() < 8 || Load<uint32_t>(rec.data(), meta_.swap) != kSample) return 0;
+inline bool StackKeys::FixedKey(std::string_view rec, std::vector<uint64_t>* key,
+                                size_t* words) {
+  if (!active_ || rec.size() < 8 || Load<uint32_t>(rec.data(), meta_.swap) != kSample) return false;
+  const std::string_view body = rec.substr(8);
+  const int ev = table_.EventOf(kSample, body);
+  if (ev < 0) return false;
+  const Layout& l = LayoutOf(ev);
+  if (!l.fixed || body.size() < l.min_size) return false;
+  // RawStackKey's words for such a sample, read where ParseSample would find them.
   const uint16_t misc = Load<uint16_t>(rec.data() + 4, meta_.swap);
+  const char* b = body.data();
+  uint64_t nr = 0;
+  if (l.callchain >= 0) {
+    nr = Load<uint64_t>(b + l.callchain, meta_.swap);
+    if (nr > (body.size() - l.min_size) / 8) return false;
+  }
+  const uint32_t pid = l.tid >= 0 ? Load<uint32_t>(b + l.tid, meta_.swap) : ~uint32_t{0};
+  std::vector<uint64_t>& k = *key;
+  if (k.size() < 2 + nr) k.resize(2 + nr);
+  *words = 2 + nr;
+  k[0] = (l.callchain >= 0 ? 1u : 0u) | (IsKernelMode(misc) ? 2u : 0u) | (uint64_t{pid} << 32);
+  k[1] = l.ip >= 0 ? Load<uint64_t>(b + l.ip, meta_.swap) : 0;
+  if (nr) std::memcpy(k.data() + 2, b + l.callchain + 8, nr * 8);
+  return true;
+}
+
+void StackKeys::Ahead(std::string_view rec) {
+  if (ahead_end_ - ahead_next_ == kAhead) return;  // full: Feed keys it as usual
+  AheadKey& a = ahead_[ahead_end_ % kAhead];
+  if (!FixedKey(rec, &a.key, &a.words)) return;
+  a.rec = rec.data();
+  a.size = rec.size();
+  a.hash = symbolize::StackKeys::Hash(Bytes(a.key, a.words));
+  keys_.PrefetchSeen(a.hash);
+  ++ahead_end_;
+}
+
+uint32_t StackKeys::Feed(std::string_view rec, const UnwoundStacks* stacks, int unwound_index) {
+  if (ahead_next_ != ahead_end_) {
+    AheadKey& a = ahead_[ahead_next_ % kAhead];
+    if (a.rec == rec.data() && a.size == rec.size()) {
+      a.rec = nullptr;
+      ++ahead_next_;
+      return keys_.Intern(Bytes(a.key, a.words), a.hash);
+    }
+  }
+  if (!active_ || rec.size() < 8 || Load<uint32_t>(rec.data(), meta_.swap) != kSample) return 0;
   const std::string_view body = rec.substr(8);
   const int ev = table_.EventOf(kSample, body);
   if (ev < 0) return 0;
-  const Layout& l = LayoutOf(ev);
-  if (l.fixed) {
-    // RawStackKey's words for such a sample, read where ParseSample would find them.
-    if (body.size() < l.min_size) return 0;
-    const char* b = body.data();
-    uint64_t nr = 0;
-    if (l.callchain >= 0) {
-      nr = Load<uint64_t>(b + l.callchain, meta_.swap);
-      if (nr > (body.size() - l.min_size) / 8) return 0;
-    }
-    const uint32_t pid = l.tid >= 0 ? Load<uint32_t>(b + l.tid, meta_.swap) : ~uint32_t{0};
-    key_.resize(2 + nr);
-    key_[0] = (l.callchain >= 0 ? 1u : 0u) | (IsKernelMode(misc) ? 2u : 0u) | (uint64_t{pid} << 32);
-    key_[1] = l.ip >= 0 ? Load<uint64_t>(b + l.ip, meta_.swap) : 0;
-    if (nr) std::memcpy(key_.data() + 2, b + l.callchain + 8, nr * 8);
-    return Intern();
+  if (LayoutOf(ev).fixed) {
+    size_t words = 0;
+    return FixedKey(rec, &key_, &words) ? keys_.Intern(Bytes(key_, words)) : 0;
   }
+  const uint16_t misc = Load<uint16_t>(rec.data() + 4, meta_.swap);
   const EventAttr& attr = table_.attr(ev);
   if (!ParseSample(body, attr, meta_.swap, &sample_).ok()) return 0;
   RawStackKey(sample_, misc, attr, stacks, UnwoundStackOf(attr, sample_, stacks, unwound_index),

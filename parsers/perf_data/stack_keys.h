@@ -20,6 +20,7 @@
 #ifndef TK_PARSERS_PERF_DATA_STACK_KEYS_H_
 #define TK_PARSERS_PERF_DATA_STACK_KEYS_H_
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -60,12 +61,21 @@ class StackKeys {
       : meta_(meta), table_(table), active_(wants.stacks()) {}
 
   // Call when the events changed (the table was rebuilt).
-  void Refresh() { layouts_.clear(); }
+  void Refresh() {
+    layouts_.clear();
+    for (AheadKey& a : ahead_) a.rec = nullptr;
+    ahead_next_ = ahead_end_ = 0;
+  }
 
   // One record (header included) in delivery order, with the AheadUnwinder's answer for it:
   // a SAMPLE's key id (StackKeys::Intern), 0 for anything else, a sample that does not parse
   // (the decoder reports it), or the first sight of its key.
   uint32_t Feed(std::string_view rec, const UnwoundStacks* stacks, int unwound_index);
+  // A record Feed gets a few records later (in order): its key is built and hashed now and
+  // its seen slot asked for, so that Feed finds the slot in the cache (the slot's load missed
+  // at most samples: 64 KiB of slots hit in random order, while the records stream through).
+  // Only samples of a fixed layout; anything else is keyed by Feed as usual.
+  void Ahead(std::string_view rec);
 
  private:
   // Where an event's samples have IP, TID and CALLCHAIN (-1: not sampled), for events whose
@@ -77,11 +87,19 @@ class StackKeys {
     int16_t ip = -1, tid = -1, callchain = -1;
     size_t min_size = 0;  // the fixed fields' bytes
   };
-  const Layout& LayoutOf(int ev);
-  uint32_t Intern() {
-    return keys_.Intern(
-        std::string_view(reinterpret_cast<const char*>(key_.data()), key_.size() * 8));
+  const Layout& LayoutOf(int ev) {
+    const size_t i = static_cast<size_t>(ev);
+    return i < layouts_.size() && layouts_[i].known ? layouts_[i] : NewLayout(ev);
   }
+  const Layout& NewLayout(int ev);
+  // A fixed-layout sample's key into the first `*words` of `key` (which only grows: no zeroing
+  // of what is written next); false when the record is not one (or is short).
+  [[gnu::always_inline]] inline bool FixedKey(std::string_view rec, std::vector<uint64_t>* key,
+                                              size_t* words);
+  static std::string_view Bytes(const std::vector<uint64_t>& key, size_t words) {
+    return std::string_view(reinterpret_cast<const char*>(key.data()), words * 8);
+  }
+  uint32_t Intern() { return keys_.Intern(Bytes(key_, key_.size())); }
 
   const Metadata& meta_;
   const EventTable& table_;
@@ -89,6 +107,18 @@ class StackKeys {
   std::vector<Layout> layouts_;  // by event index
   ParsedSample sample_;  // reused
   std::vector<uint64_t> key_;  // reused
+  // Ahead's keys, oldest first at ahead_next_ (a ring: Feed takes the oldest when it is its
+  // record's; one that is not, a record delivered otherwise, is keyed as usual).
+  struct AheadKey {
+    const char* rec = nullptr;  // null: none
+    size_t size = 0;
+    size_t hash = 0;
+    std::vector<uint64_t> key;
+    size_t words = 0;  // of key
+  };
+  static constexpr size_t kAhead = 16;
+  std::array<AheadKey, kAhead> ahead_;
+  size_t ahead_next_ = 0, ahead_end_ = 0;  // positions mod kAhead, counting up
   symbolize::StackKeys keys_;
 };
 

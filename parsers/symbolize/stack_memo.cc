@@ -41,12 +41,11 @@ size_t StackKeys::Hash(std::string_view key) {
   return h ^ (h >> 33);
 }
 
-uint32_t StackKeys::Intern(std::string_view key) {
-  const size_t hash = Hash(key);
+uint32_t StackKeys::Intern(std::string_view key, size_t hash) {
   // Most keys of a profile are seen once: for them one load of seen_ is the whole cost,
   // where looking in ids_ first cost a probe more.
-  uint32_t& seen = seen_[hash & (kSeen - 1)];
-  const uint32_t fingerprint = static_cast<uint32_t>(hash >> 32) | 1;
+  uint16_t& seen = seen_[hash & (kSeen - 1)];
+  const uint16_t fingerprint = static_cast<uint16_t>(hash >> 48) | 1;
   auto it = ids_.end();
   if (seen != fingerprint) {
     seen = fingerprint;

@@ -30,7 +30,7 @@ enum class Binding : uint8_t { kLocal, kGlobal, kWeak };
 struct Symbol {
   uint64_t start = 0;
   uint64_t end = 0;  // exclusive, after Finalize
-  std::string_view name;  // as stored: mangled when `mangled`
+  std::string_view name;  // as stored: mangled when `mangled`; NameOf's once it ran
   Binding binding = Binding::kGlobal;
   bool mangled = false;   // a C++ name demangled on first use (NameOf)
   bool plt = false;       // a synthesized PLT entry: NameOf appends "@plt"
@@ -72,10 +72,12 @@ class SymbolTable {
   }
   void KeepAlive(std::shared_ptr<const void> storage) { storage_.push_back(std::move(storage)); }
   // A finalized copy for another thread (shared_loads.h): the same symbols and storage, its
-  // own on-demand state (pages, demangled names). Names copied in by Add stay this table's:
-  // `keep` must keep it alive as long as the copy.
+  // own on-demand state (pages, starts, printable names). Names copied in by Add, and names
+  // NameOf wrote into the symbols before the copy, stay this table's: `keep` must keep it
+  // alive as long as the copy.
   SymbolTable Clone(std::shared_ptr<const void> keep) const;
-  // The printable name: demangled (once, cached) for C++ names.
+  // The printable name: demangled (once) for C++ names. `s` is one of this table's symbols;
+  // once named, it holds the printable name (and is no longer `mangled` or `plt`).
   std::string_view NameOf(const Symbol& s) const;
   // Sorts (stable: equal starts keep insertion order), fixes ends, drops aliases.
   // `kallsyms`: the kallsyms rule for the last symbol before a module's.
@@ -127,23 +129,23 @@ class SymbolTable {
   size_t finalized_ = 0;  // syms_[0, finalized_) is sorted and final
   std::deque<std::string> names_;
   std::vector<std::shared_ptr<const void>> storage_;
-  // Demangled names by symbol index (0: not yet, else 1 + the index in demangled_store_, a
-  // deque that keeps each string in place: frames hold views of them).
-  mutable std::vector<uint32_t> demangled_;
+  // NameOf's names, each in place (frames and the named Symbols hold views of them).
   mutable std::deque<std::string> demangled_store_;
   // Find's index, built on first use: pages_[p] is the first symbol starting at or after
   // page_base_ + (p << page_shift_), so a lookup searches one page's symbols instead of the
   // whole table (a fresh address in a 40k-symbol cc1 took 16 dependent loads). Empty: to
   // build (every change to syms_ clears it).
   void BuildPages() const;
-  // syms_ moved: the index and the demangled names' positions are to redo. demangled_store_
-  // keeps its strings on purpose: frames handed out before may view them (a name demangled
-  // before a change is demangled again, once, into a new string).
-  void Changed() {
-    pages_.clear();
-    demangled_.clear();
-  }
+  // syms_ moved: the index is to redo. demangled_store_ keeps its strings: named Symbols and
+  // frames handed out before view them.
+  void Changed() { pages_.clear(); }
   mutable std::vector<uint32_t> pages_;
+  // Per symbol: its start − page_base_, and the largest end (− page_base_) of the symbols up
+  // to it, when these fit 32 bits (built with pages_; empty: Find searches the Symbols).
+  struct Start {
+    uint32_t start, reach;
+  };
+  mutable std::vector<Start> starts_;
   mutable uint64_t page_base_ = 0;
   mutable int page_shift_ = 12;
   std::unique_ptr<SymbolIndex> index_;  // set: the symbols are its, syms_ is unused

@@ -34,16 +34,26 @@ TEST(StackKeys, ManyKeysThroughGrowth) {
   StackKeys keys;
   std::vector<std::string> k;
   for (int i = 0; i < 300000; ++i) k.push_back("stack " + std::to_string(i));
+  // A key's first sight gives 0, but when its 16-bit fingerprint is the one another key left
+  // in its slot (1 in 2^15): then the id comes at once, the same one its next sight gives.
+  size_t early = 0;
   for (size_t i = 0; i < k.size(); ++i) {
-    ASSERT_EQ(keys.Intern(k[i]), 0u) << k[i];
+    const uint32_t first = keys.Intern(k[i]);
+    if (first != 0) {
+      ++early;
+      ASSERT_EQ(first, i + 1) << k[i];
+    }
     ASSERT_EQ(keys.Intern(k[i]), i + 1) << k[i];
   }
+  EXPECT_LT(early, 40u);  // ~9 expected
   for (size_t i = 0; i < k.size(); ++i) ASSERT_EQ(keys.Intern(k[i]), i + 1) << k[i];
   EXPECT_EQ(keys.size(), k.size());
-  // 300k keys seen once more than the table's slots: most are forgotten, none gets an id.
+  // 300k keys seen once, more than the table's slots: most are forgotten, and one gets an
+  // id only when its 16-bit fingerprint is the one another key left in its slot (1 in 2^15:
+  // ~9 expected here).
   size_t ids = 0;
   for (int i = 0; i < 300000; ++i) ids += keys.Intern("other " + std::to_string(i)) != 0;
-  EXPECT_EQ(ids, 0u);
+  EXPECT_LT(ids, 40u);
 }
 
 TEST(StackMemo, ByKeyAndGenerations) {
