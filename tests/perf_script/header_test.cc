@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/strings.h"
 #include "gtest/gtest.h"
 #include "tests/support/golden.h"
 
@@ -237,6 +238,34 @@ TEST(Header, UsualLayoutParsesAsTheGeneralParse) {
     }
   }
   EXPECT_GT(files, 5);
+}
+
+// Short lines' numbers are read eight digits at a time: every byte of every number replaced
+// by digits, the bytes around '0'-'9' ('/', ':', '?', '@', ...) and high bytes, in lines
+// of every length around the 64 bytes that path takes.
+TEST(Header, UsualLayoutNumbersByteByByte) {
+  const std::string bytes = std::string("09/:;?@.aA -\x80\xff") + '\0';
+  for (std::string base : {
+           std::string("cc1plus 15867 [000]  1390.881270:     250000 cpu-clock:ppp: "),
+           std::string("j 24636/25607 [001] 4794564.109216: 12345678 cycles:u:"),
+           std::string("\xc3\xa9t\xc3\xa9 1 [1] 12345678.123456789: 1 e: x"),
+       }) {
+    for (size_t pad = 0; pad < 12; ++pad) {
+      // Padding the comm moves the line across 64 bytes.
+      std::string line = base;
+      line.insert(1, std::string(pad * 2, 'c'));
+      ExpectSameAsGeneral(line);
+      const size_t comm_end = line.find(' ');
+      for (size_t i = comm_end + 1; i < line.size(); ++i) {
+        if (!IsDigit(line[i])) continue;
+        for (char b : bytes) {
+          std::string changed = line;
+          changed[i] = b;
+          ExpectSameAsGeneral(changed);
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
