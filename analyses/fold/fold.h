@@ -85,6 +85,8 @@ class FoldSink final : public EventSink {
 
   // Adds the stacks counted by `other` (folded with the same options; both finished).
   void Merge(const FoldSink& other);
+  // The same; `other`'s stacks may be moved out of it.
+  void Merge(FoldSink&& other);
   // Writes the folded lines sorted bytewise (after Finish).
   void Write(std::ostream& out) const;
   // The same stacks as one JSON object, sorted as Write sorts them:
