@@ -152,6 +152,9 @@ void StackFolder::AddLater(std::string_view comm, int32_t pid, int32_t tid,
 
 void StackFolder::FlushTo(StackCounts* out) {
   Drain();
+  // Room for every sequence at once: growing the map step by step hashed each folded string
+  // again at every rehash.
+  out->reserve(out->size() + seqs_.size());
   std::string folded;
   for (SeqRec* rec : seqs_) {
     if (rec->count == 0) continue;
