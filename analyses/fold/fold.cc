@@ -9,6 +9,7 @@
 #include "analyses/fold/stack_folder.h"
 #include "core/absl_compat.h"
 #include "core/batch_pipe.h"
+#include "core/strings.h"
 
 namespace tk::analyses::fold {
 namespace {
@@ -29,7 +30,7 @@ void AppendInt(T v, std::string* out) {
 }  // namespace
 
 bool SameEventType(std::string_view a, std::string_view b) {
-  if (a == b) return true;
+  if (a.size() == b.size() && EqualBytes(a.data(), b.data(), a.size())) return true;  // (no call)
   if (a.size() > b.size()) std::swap(a, b);
   return b.starts_with(a) && IsModifierSuffix(b.substr(a.size()));
 }
