@@ -249,7 +249,13 @@ bool SplitShortLine(std::string_view line, Words* w, LineView* v) {
 // (ParseTail), which is what this checks, field by field, with the same numbers' limits
 // (fewer digits, so no overflow check is needed). False, with *h unspecified, for any other
 // shape: the general loop then decides. `line` is trimmed, not a comment, not "CPU ...".
-bool ParseUsualHeader(std::string_view line, Header* h) {
+struct TimeAt {
+  const char* begin;  // the seconds' first digit
+  const char* dot;
+  const char* colon;  // after the fraction
+};
+
+bool ParseUsualHeader(std::string_view line, Header* h, TimeAt* at = nullptr) {
   Words ws;
   LineView v;
   v.line = line.data();
@@ -317,6 +323,7 @@ bool ParseUsualHeader(std::string_view line, Header* h) {
   h->tid = static_cast<int32_t>(tid);
   h->cpu = static_cast<int32_t>(cpu);
   h->ts_ns = sec * 1000000000 + frac;
+  if (at) *at = TimeAt{ws.begin[3], dot, ws.end[3] - 1};
   h->period = period;
   h->has_period = has_period;
   h->event = std::string_view(w, static_cast<size_t>(we - 1 - w));
@@ -339,6 +346,55 @@ bool ParseHeaderInto(std::string_view line, Header* out) {
     return true;
   }
   return ParseHeaderGeneral(line, out);
+}
+
+bool HeaderParser::Parse(std::string_view line, Header* h) {
+  const size_t n = line.size();
+  const char* p = line.data();
+  for (int k = 0; k < 2; ++k) {
+    Seen& s = seen_[(last_ + k) & 1];
+    if (s.bytes.size() != n || n == 0 || p[s.dot] != '.' ||
+        !EqualBytes(p, s.bytes.data(), s.time) ||
+        !EqualBytes(p + s.colon, s.bytes.data() + s.colon, n - s.colon)) {
+      continue;
+    }
+    // Only the time's digits differ: ParseUsualHeader would split the words as it did for
+    // `s` and read every other field the same; the seconds and fraction are checked as it
+    // checks them (digits only; their counts are `s`'s).
+    const size_t sec_digits = s.dot - s.time, frac_digits = s.colon - s.dot - 1;
+    const int64_t sec = s.dot >= 8 && sec_digits <= 8 ? Digits8(p + s.dot, sec_digits)
+                                                       : Digits(p + s.time, sec_digits);
+    int64_t frac = frac_digits <= 8 ? Digits8(p + s.colon, frac_digits)
+                                    : Digits(p + s.dot + 1, frac_digits);
+    if (sec < 0 || frac < 0) break;  // (another line: parsed in full)
+    for (size_t i = frac_digits; i < 9; ++i) frac *= 10;
+    *h = s.header;
+    h->comm = std::string_view(p + s.comm, s.header.comm.size());
+    h->event = std::string_view(p + s.event, s.header.event.size());
+    h->rest = std::string_view(p + s.rest, s.header.rest.size());
+    h->ts_ns = sec * 1000000000 + frac;
+    last_ = (last_ + k) & 1;
+    return true;
+  }
+  std::string_view t = Trim(line);
+  TimeAt at;
+  if (!t.empty() && t[0] != '#' && !t.starts_with("CPU ") && ParseUsualHeader(t, h, &at)) {
+    if (n <= kMaxSeen) {
+      // Kept in place of the one used less recently.
+      last_ ^= 1;
+      Seen& s = seen_[last_];
+      s.bytes.assign(p, n);
+      s.time = static_cast<size_t>(at.begin - p);
+      s.dot = static_cast<size_t>(at.dot - p);
+      s.colon = static_cast<size_t>(at.colon - p);
+      s.comm = static_cast<size_t>(h->comm.data() - p);
+      s.event = static_cast<size_t>(h->event.data() - p);
+      s.rest = static_cast<size_t>(h->rest.data() - p);
+      s.header = *h;
+    }
+    return true;
+  }
+  return ParseHeaderGeneral(line, h);
 }
 
 bool ParseHeaderGeneral(std::string_view line, Header* out) {
