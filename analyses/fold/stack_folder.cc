@@ -8,8 +8,7 @@
 
 namespace tk::analyses::fold {
 
-uint32_t StackFolder::NameId(const Frame& f, const FrameKey& k, FrameMemo& m) {
-  if (m.set && m.key == k) return m.id;
+uint32_t StackFolder::NameIdMissed(const Frame& f, const FrameKey& k, FrameMemo& m) {
   auto [it, inserted] = frame_ids_.try_emplace(k, static_cast<uint32_t>(names_.size()));
   if (inserted) {
     FrameNameOptions names = opt_.names;
