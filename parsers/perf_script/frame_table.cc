@@ -74,9 +74,26 @@ uint64_t FrameTable::Hash(const char* s, size_t n) {
     std::memcpy(&w, s + i, 8);
     h = Mix(h, w);
   }
-  if (i < n) {
+  if (const size_t r = n - i) {
+    // The last 1-7 bytes as a word whose other bytes are zero, without a memcpy call (the
+    // comm memo hashes a short comm per header): two overlapping 4-byte loads, or three
+    // single bytes.
     uint64_t w = 0;
-    std::memcpy(&w, s + i, n - i);
+    if constexpr (std::endian::native == std::endian::little) {
+      const char* t = s + i;
+      if (r >= 4) {
+        uint32_t lo, hi;
+        std::memcpy(&lo, t, 4);
+        std::memcpy(&hi, t + r - 4, 4);
+        w = lo | (uint64_t{hi} << (8 * (r - 4)));
+      } else {
+        w = uint64_t{static_cast<unsigned char>(t[0])} |
+            (uint64_t{static_cast<unsigned char>(t[r / 2])} << (8 * (r / 2))) |
+            (uint64_t{static_cast<unsigned char>(t[r - 1])} << (8 * (r - 1)));
+      }
+    } else {
+      std::memcpy(&w, s + i, r);
+    }
     h = Mix(h, w);
   }
   return Final(h, n);
