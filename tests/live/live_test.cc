@@ -294,13 +294,21 @@ TEST_F(LiveRecord, SchedPerfDataAndTraceDatOfOneRunAgree) {
 
 // Both buffers far too small (record-lost.sh): every form reports the loss the anchors see.
 TEST_F(LiveRecord, LostEventsAreReportedLikeTheAnchors) {
-  Record("testdata/recorded/record-lost.sh", {});
-  if (IsSkipped()) return;
+  // trace-cmd's DROPPED lines come from the pages' missed-events flags, which can be absent
+  // even when the ring buffer overwrote (below); the benchmark usually overflows one CPU's
+  // buffer only, so about one run in twelve shows no DROPPED line at all (seen here, on a
+  // quiet machine). That is the recording's fault, not tk's: record again, up to 3 times.
   std::string p = Prefix("lost");
+  uint64_t dropped = 0;
+  for (int attempt = 1; attempt <= 3 && dropped == 0; ++attempt) {
+    Record("testdata/recorded/record-lost.sh", {});
+    if (IsSkipped() || HasFatalFailure()) return;
+    dropped = SumAfter(ReadFile(p + ".report.txt"), "[", " EVENTS DROPPED]");
+    if (dropped == 0) GTEST_LOG_(INFO) << "attempt " << attempt << ": no DROPPED line";
+  }
+  ASSERT_GT(dropped, 0u) << "3 runs lost nothing in tracefs: buffers not small enough?";
   Info dat = TkInfo(p + ".trace.dat");
   Info v6 = TkInfo(p + ".v6.trace.dat");
-  uint64_t dropped = SumAfter(ReadFile(p + ".report.txt"), "[", " EVENTS DROPPED]");
-  ASSERT_GT(dropped, 0u) << "the run lost nothing in tracefs: buffers not small enough?";
   EXPECT_EQ(dat.lost, dropped);
   EXPECT_EQ(v6.lost, dropped);
   for (const char* text : {".report.txt", ".report-raw.txt"}) {
