@@ -166,7 +166,15 @@ bool ParseDecimal(std::string_view s, T* out,
 // sixteen overlapping the run before them; never reads outside either run.
 inline bool EqualBytes(const char* a, const char* b, size_t n) {
   if (n < 16) {
-    if (n < 8) return std::memcmp(a, b, n) == 0;
+    if (n < 8) {
+      if (n < 4) return std::memcmp(a, b, n) == 0;
+      uint32_t x, y, u, v;  // (comms: "cc1plus", "swapper")
+      std::memcpy(&x, a, 4);
+      std::memcpy(&y, b, 4);
+      std::memcpy(&u, a + n - 4, 4);
+      std::memcpy(&v, b + n - 4, 4);
+      return ((x ^ y) | (u ^ v)) == 0;
+    }
     uint64_t x, y, u, v;
     std::memcpy(&x, a, 8);
     std::memcpy(&y, b, 8);

@@ -8,8 +8,7 @@
 
 namespace tk::analyses::fold {
 
-uint32_t StackFolder::NameId(const Frame& f, const FrameKey& k, FrameMemo& m) {
-  if (m.set && m.key == k) return m.id;
+uint32_t StackFolder::NameIdMissed(const Frame& f, const FrameKey& k, FrameMemo& m) {
   auto [it, inserted] = frame_ids_.try_emplace(k, static_cast<uint32_t>(names_.size()));
   if (inserted) {
     FrameNameOptions names = opt_.names;
@@ -152,6 +151,9 @@ void StackFolder::AddLater(std::string_view comm, int32_t pid, int32_t tid,
 
 void StackFolder::FlushTo(StackCounts* out) {
   Drain();
+  // Room for every sequence at once: growing the map step by step hashed each folded string
+  // again at every rehash.
+  out->reserve(out->size() + seqs_.size());
   std::string folded;
   for (SeqRec* rec : seqs_) {
     if (rec->count == 0) continue;

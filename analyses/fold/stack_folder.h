@@ -100,7 +100,12 @@ class StackFolder {
   FrameMemo& MemoOf(const FrameKey& k) {
     return frame_memo_[(FrameKeyHash{}(k) >> 20) % kFrameMemo];
   }
-  uint32_t NameId(const Frame& f, const FrameKey& k, FrameMemo& m);
+  // The memo's hit inline (most frames), the map and the naming out of line.
+  uint32_t NameId(const Frame& f, const FrameKey& k, FrameMemo& m) {
+    if (m.set && m.key == k) return m.id;
+    return NameIdMissed(f, k, m);
+  }
+  uint32_t NameIdMissed(const Frame& f, const FrameKey& k, FrameMemo& m);
   struct SeqRec;
   // The record of the sequence in seq_ (hash `h`, SeqHash's), a new one when it was not seen.
   SeqRec* SeqSlot(uint64_t h);

@@ -37,13 +37,6 @@ inline const char* Address(const char* p, const char* e, uint64_t* ip) {
 }
 
 #if defined(__SSE2__)
-// Eight nibbles, one a byte (the first in the lowest byte), as the 32-bit number they spell.
-inline uint64_t PackNibbles(uint64_t w) {
-  uint64_t t = ((w & 0x000F000F000F000FULL) << 4) | ((w >> 8) & 0x000F000F000F000FULL);
-  uint64_t u = ((t & 0x000000FF000000FFULL) << 8) | ((t >> 16) & 0x000000FF000000FFULL);
-  return ((u & 0xFFFF) << 16) | ((u >> 32) & 0xFFFF);
-}
-
 // perf's own layout of the address: "\t" and the address right-aligned in 16 columns
 // ("%16" PRIx64), then ' ': the 16 bytes checked and converted at once. nullptr for anything
 // else (Address then decides); else what Address returns for the line.
@@ -62,9 +55,11 @@ inline const char* FieldAddress(const char* p, const char* e, uint64_t* ip) {
   // '0'-'9' & 15 is the digit, 'a'-'f' & 15 is 1-6 (+9), ' ' & 15 is 0 (a leading zero).
   __m128i nib = _mm_and_si128(x, _mm_set1_epi8(0x0F));
   nib = _mm_add_epi8(nib, _mm_and_si128(lower, _mm_set1_epi8(9)));
-  const auto lo = static_cast<uint64_t>(_mm_cvtsi128_si64(nib));
-  const auto hi = static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(nib, nib)));
-  *ip = (PackNibbles(lo) << 32) | PackNibbles(hi);
+  // Each byte pair (first digit in the lower byte) into one byte, first digit high; the
+  // eight bytes, the most significant first, then read as one big-endian number.
+  __m128i pairs = _mm_or_si128(_mm_slli_epi16(nib, 4), _mm_srli_epi16(nib, 8));
+  pairs = _mm_packus_epi16(_mm_and_si128(pairs, _mm_set1_epi16(0x00FF)), pairs);
+  *ip = __builtin_bswap64(static_cast<uint64_t>(_mm_cvtsi128_si64(pairs)));
   return p + 17;
 }
 #endif
@@ -79,9 +74,26 @@ uint64_t FrameTable::Hash(const char* s, size_t n) {
     std::memcpy(&w, s + i, 8);
     h = Mix(h, w);
   }
-  if (i < n) {
+  if (const size_t r = n - i) {
+    // The last 1-7 bytes as a word whose other bytes are zero, without a memcpy call (the
+    // comm memo hashes a short comm per header): two overlapping 4-byte loads, or three
+    // single bytes.
     uint64_t w = 0;
-    std::memcpy(&w, s + i, n - i);
+    if constexpr (std::endian::native == std::endian::little) {
+      const char* t = s + i;
+      if (r >= 4) {
+        uint32_t lo, hi;
+        std::memcpy(&lo, t, 4);
+        std::memcpy(&hi, t + r - 4, 4);
+        w = lo | (uint64_t{hi} << (8 * (r - 4)));
+      } else {
+        w = uint64_t{static_cast<unsigned char>(t[0])} |
+            (uint64_t{static_cast<unsigned char>(t[r / 2])} << (8 * (r / 2))) |
+            (uint64_t{static_cast<unsigned char>(t[r - 1])} << (8 * (r - 1)));
+      }
+    } else {
+      std::memcpy(&w, s + i, r);
+    }
     h = Mix(h, w);
   }
   return Final(h, n);

@@ -146,25 +146,82 @@ void SplitWords(std::string_view line, Words* w) {
   w->begin[6] = s;
 }
 
+// What ParseUsualHeader reads its fields from. A line of at most 64 bytes is copied into
+// `buf` (at kPad, spaces around it): its numbers are then read eight bytes at a time
+// (Digits8) without reading outside the line's memory, and `slashes` / `dots` have bit i set
+// when byte i of the line is '/' / '.'. `copied` is false for longer lines (read in place).
+struct LineView {
+  static constexpr size_t kPad = 8;
+  const char* line = nullptr;
+  bool copied = false;
+  uint64_t slashes = 0, dots = 0;
+  alignas(16) char buf[kPad + 64 + 8];
+  // The copy of the line's byte at `p`.
+  const char* At(const char* p) const { return buf + kPad + (p - line); }
+  // The first '/' (or '.') in [b, e) of the line, or nullptr.
+  const char* Find(char c, const char* b, const char* e) const {
+    if (!copied) return static_cast<const char*>(std::memchr(b, c, static_cast<size_t>(e - b)));
+    const auto from = static_cast<unsigned>(b - line), to = static_cast<unsigned>(e - line);
+    if (from >= to) return nullptr;  // (also keeps the shift below 64)
+    uint64_t m = (c == '/' ? slashes : dots) >> from;
+    if (to - from < 64) m &= (uint64_t{1} << (to - from)) - 1;
+    return m ? b + std::countr_zero(m) : nullptr;
+  }
+};
+
+// `n` (1..8) decimal digits ending at `end`, with at least 8 readable bytes before `end`;
+// -1 when one is not a digit. Eight bytes at once: the digits' bytes masked in, checked to be
+// '0'-'9', then combined in pairs, fours and eights (two digits of a byte pair are
+// 10 * first + second, and so on).
+inline int64_t Digits8(const char* end, size_t n) {
+  uint64_t w;
+  std::memcpy(&w, end - 8, 8);
+  const uint64_t mask = ~uint64_t{0} << (8 * (8 - n));  // the last n bytes (little-endian)
+  w &= mask;
+  const uint64_t zeros = 0x3030303030303030ULL & mask;
+  constexpr uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ULL;
+  // (Bytes 0x30-0x39 only: the first test leaves 0x30-0x3F, adding 6 moves 0x3A-0x3F out.)
+  if ((w & kHigh) != zeros || ((w + 0x0606060606060606ULL) & kHigh) != zeros) return -1;
+  w -= zeros;
+  w = (w * 10 + (w >> 8)) & 0x00FF00FF00FF00FFULL;
+  w = (w * 100 + (w >> 16)) & 0x0000FFFF0000FFFFULL;
+  w = (w * 10000 + (w >> 32)) & 0xFFFFFFFFULL;
+  return static_cast<int64_t>(w);
+}
+
+// The digits at [p, p + n) of the line `v` views (Digits8 on its copy when there is one).
+inline int64_t NumberAt(const LineView& v, const char* p, size_t n) {
+  if (v.copied && n - 1 < 8) return Digits8(v.At(p + n), n);
+  return Digits(p, n);
+}
+
 #if defined(__SSE2__)
 // SplitWords for a line of at most 64 bytes whose only blanks are spaces (perf's): one mask
-// of its spaces, the words' first and last bytes from it. False for other lines.
-bool SplitShortLine(std::string_view line, Words* w) {
+// of its spaces, the words' first and last bytes from it; the line copied into `v`. False
+// for other lines.
+bool SplitShortLine(std::string_view line, Words* w, LineView* v) {
   const size_t n = line.size();
   if (n > 64) return false;
-  char buf[64];
-  std::memset(buf, ' ', sizeof buf);
+  char* buf = v->buf + LineView::kPad;
+  std::memset(v->buf, ' ', sizeof v->buf);
   std::memcpy(buf, line.data(), n);
-  uint64_t spaces = 0, others = 0;
+  uint64_t spaces = 0, others = 0, slashes = 0, dots = 0;
   for (int k = 0; k < 4; ++k) {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(buf + 16 * k));
-    const uint64_t sp = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(' '))));
-    const uint64_t tab = static_cast<uint32_t>(_mm_movemask_epi8(_mm_or_si128(
-        _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\r')))));
-    spaces |= sp << (16 * k);
-    others |= tab << (16 * k);
+    auto bits = [&](char c) {
+      return static_cast<uint64_t>(static_cast<uint32_t>(
+                 _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(c)))))
+             << (16 * k);
+    };
+    spaces |= bits(' ');
+    others |= bits('\t') | bits('\r');
+    slashes |= bits('/');
+    dots |= bits('.');
   }
   if (others) return false;
+  v->copied = true;
+  v->slashes = slashes;
+  v->dots = dots;
   const uint64_t word = ~spaces;  // (the padding is spaces)
   uint64_t firsts = word & ~(word << 1);
   uint64_t lasts = word & ~(word >> 1);
@@ -192,10 +249,18 @@ bool SplitShortLine(std::string_view line, Words* w) {
 // (ParseTail), which is what this checks, field by field, with the same numbers' limits
 // (fewer digits, so no overflow check is needed). False, with *h unspecified, for any other
 // shape: the general loop then decides. `line` is trimmed, not a comment, not "CPU ...".
-bool ParseUsualHeader(std::string_view line, Header* h) {
+struct TimeAt {
+  const char* begin;  // the seconds' first digit
+  const char* dot;
+  const char* colon;  // after the fraction
+};
+
+bool ParseUsualHeader(std::string_view line, Header* h, TimeAt* at = nullptr) {
   Words ws;
+  LineView v;
+  v.line = line.data();
 #if defined(__SSE2__)
-  if (!SplitShortLine(line, &ws)) SplitWords(line, &ws);
+  if (!SplitShortLine(line, &ws, &v)) SplitWords(line, &ws);
 #else
   SplitWords(line, &ws);
 #endif
@@ -204,34 +269,34 @@ bool ParseUsualHeader(std::string_view line, Header* h) {
   // PID word: "TID" or "PID/TID", at most 9 digits each (ParseDecimal<int32> takes them).
   const char* w = ws.begin[1];
   const char* we = ws.end[1];
-  const char* slash = static_cast<const char*>(std::memchr(w, '/', static_cast<size_t>(we - w)));
+  const char* slash = v.Find('/', w, we);
   int64_t pid = -1, tid;
   if (slash) {
     if (slash == w || slash - w > 9 || we - slash - 1 > 9 || we - slash - 1 == 0) return false;
-    pid = Digits(w, static_cast<size_t>(slash - w));
-    tid = Digits(slash + 1, static_cast<size_t>(we - slash - 1));
+    pid = NumberAt(v, w, static_cast<size_t>(slash - w));
+    tid = NumberAt(v, slash + 1, static_cast<size_t>(we - slash - 1));
     if (pid < 0) return false;
   } else {
     if (we == w || we - w > 9) return false;
-    tid = Digits(w, static_cast<size_t>(we - w));
+    tid = NumberAt(v, w, static_cast<size_t>(we - w));
   }
   if (tid < 0) return false;
   // "[CPU]"
   w = ws.begin[2];
   we = ws.end[2];
   if (we - w < 3 || we - w > 11 || *w != '[' || we[-1] != ']') return false;
-  const int64_t cpu = Digits(w + 1, static_cast<size_t>(we - w - 2));
+  const int64_t cpu = NumberAt(v, w + 1, static_cast<size_t>(we - w - 2));
   if (cpu < 0) return false;
   // "SECONDS.FRACTION:", at most 8 digits of seconds and 9 of fraction.
   w = ws.begin[3];
   we = ws.end[3];
   if (we - w < 4 || we[-1] != ':') return false;
-  const char* dot = static_cast<const char*>(std::memchr(w, '.', static_cast<size_t>(we - w)));
+  const char* dot = v.Find('.', w, we);
   if (!dot || dot == w || dot - w > 8) return false;
   const size_t frac_digits = static_cast<size_t>(we - 1 - dot - 1);
   if (frac_digits == 0 || frac_digits > 9) return false;
-  const int64_t sec = Digits(w, static_cast<size_t>(dot - w));
-  int64_t frac = Digits(dot + 1, frac_digits);
+  const int64_t sec = NumberAt(v, w, static_cast<size_t>(dot - w));
+  int64_t frac = NumberAt(v, dot + 1, frac_digits);
   if (sec < 0 || frac < 0) return false;
   for (size_t i = frac_digits; i < 9; ++i) frac *= 10;
   // "[PERIOD] EVENT:"
@@ -243,9 +308,9 @@ bool ParseUsualHeader(std::string_view line, Header* h) {
   bool has_period = false;
   if (IsDigit(*w)) {
     if (we - w > 18) return false;
-    const int64_t v = Digits(w, static_cast<size_t>(we - w));
-    if (v < 0) return false;
-    period = static_cast<uint64_t>(v);
+    const int64_t v_period = NumberAt(v, w, static_cast<size_t>(we - w));
+    if (v_period < 0) return false;
+    period = static_cast<uint64_t>(v_period);
     has_period = true;
     event = 5;
     w = ws.begin[5];
@@ -258,6 +323,7 @@ bool ParseUsualHeader(std::string_view line, Header* h) {
   h->tid = static_cast<int32_t>(tid);
   h->cpu = static_cast<int32_t>(cpu);
   h->ts_ns = sec * 1000000000 + frac;
+  if (at) *at = TimeAt{ws.begin[3], dot, ws.end[3] - 1};
   h->period = period;
   h->has_period = has_period;
   h->event = std::string_view(w, static_cast<size_t>(we - 1 - w));
@@ -280,6 +346,55 @@ bool ParseHeaderInto(std::string_view line, Header* out) {
     return true;
   }
   return ParseHeaderGeneral(line, out);
+}
+
+bool HeaderParser::Parse(std::string_view line, Header* h) {
+  const size_t n = line.size();
+  const char* p = line.data();
+  for (int k = 0; k < 2; ++k) {
+    Seen& s = seen_[(last_ + k) & 1];
+    if (s.bytes.size() != n || n == 0 || p[s.dot] != '.' ||
+        !EqualBytes(p, s.bytes.data(), s.time) ||
+        !EqualBytes(p + s.colon, s.bytes.data() + s.colon, n - s.colon)) {
+      continue;
+    }
+    // Only the time's digits differ: ParseUsualHeader would split the words as it did for
+    // `s` and read every other field the same; the seconds and fraction are checked as it
+    // checks them (digits only; their counts are `s`'s).
+    const size_t sec_digits = s.dot - s.time, frac_digits = s.colon - s.dot - 1;
+    const int64_t sec = s.dot >= 8 && sec_digits <= 8 ? Digits8(p + s.dot, sec_digits)
+                                                       : Digits(p + s.time, sec_digits);
+    int64_t frac = frac_digits <= 8 ? Digits8(p + s.colon, frac_digits)
+                                    : Digits(p + s.dot + 1, frac_digits);
+    if (sec < 0 || frac < 0) break;  // (another line: parsed in full)
+    for (size_t i = frac_digits; i < 9; ++i) frac *= 10;
+    *h = s.header;
+    h->comm = std::string_view(p + s.comm, s.header.comm.size());
+    h->event = std::string_view(p + s.event, s.header.event.size());
+    h->rest = std::string_view(p + s.rest, s.header.rest.size());
+    h->ts_ns = sec * 1000000000 + frac;
+    last_ = (last_ + k) & 1;
+    return true;
+  }
+  std::string_view t = Trim(line);
+  TimeAt at;
+  if (!t.empty() && t[0] != '#' && !t.starts_with("CPU ") && ParseUsualHeader(t, h, &at)) {
+    if (n <= kMaxSeen) {
+      // Kept in place of the one used less recently.
+      last_ ^= 1;
+      Seen& s = seen_[last_];
+      s.bytes.assign(p, n);
+      s.time = static_cast<size_t>(at.begin - p);
+      s.dot = static_cast<size_t>(at.dot - p);
+      s.colon = static_cast<size_t>(at.colon - p);
+      s.comm = static_cast<size_t>(h->comm.data() - p);
+      s.event = static_cast<size_t>(h->event.data() - p);
+      s.rest = static_cast<size_t>(h->rest.data() - p);
+      s.header = *h;
+    }
+    return true;
+  }
+  return ParseHeaderGeneral(line, h);
 }
 
 bool ParseHeaderGeneral(std::string_view line, Header* out) {

@@ -22,7 +22,7 @@ bool Tokenizer::Next(Token* t) {
     t->kind = LineKind::kBlank;
   } else if (line[0] == '#') {
     t->kind = LineKind::kComment;
-  } else if (ParseHeaderInto(line, &t->header)) {
+  } else if (headers_.Parse(line, &t->header)) {
     in_event_ = true;
     t->kind = LineKind::kHeader;
   } else {

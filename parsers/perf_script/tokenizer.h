@@ -63,6 +63,7 @@ class Tokenizer {
 
  private:
   LineReader lines_;
+  HeaderParser headers_;
   uint64_t line_offset_;
   bool in_event_ = false;
 };

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/strings.h"
 #include "gtest/gtest.h"
 #include "tests/support/golden.h"
 
@@ -237,6 +238,105 @@ TEST(Header, UsualLayoutParsesAsTheGeneralParse) {
     }
   }
   EXPECT_GT(files, 5);
+}
+
+// HeaderParser's memo of the last two lines gives what ParseHeaderInto gives, line after
+// line: the fixtures in order, and lines that differ from the ones before only in their
+// time (digits, non-digits, a moved or missing '.', more digits) or elsewhere.
+void ExpectParserAsInto(HeaderParser& parser, std::string_view line) {
+  Header memo, into;
+  bool a = parser.Parse(line, &memo);
+  bool b = ParseHeaderInto(line, &into);
+  ASSERT_EQ(a, b) << line;
+  if (!a) return;
+  EXPECT_EQ(Fields(memo), Fields(into)) << line;
+  // Views into the line given, not into a remembered one.
+  EXPECT_TRUE(memo.comm.data() >= line.data() && memo.comm.data() < line.data() + line.size())
+      << line;
+  EXPECT_TRUE(memo.event.empty() || (memo.event.data() >= line.data() &&
+                                     memo.event.data() < line.data() + line.size()))
+      << line;
+}
+
+TEST(Header, ParserRemembersLinesAsParseHeaderIntoParses) {
+  int files = 0;
+  for (const char* dir : {"testdata/fold", "testdata/inputs", "testdata/offcpu"}) {
+    for (const auto& f : std::filesystem::directory_iterator(tk::testing::SourcePath(dir))) {
+      if (f.path().extension() != ".txt") continue;
+      ++files;
+      HeaderParser parser;
+      std::istringstream text(tk::testing::ReadFile(f.path().string()));
+      for (std::string line; std::getline(text, line);) ExpectParserAsInto(parser, line);
+    }
+  }
+  EXPECT_GT(files, 5);
+  const std::vector<std::string> lines = {
+      "cc1plus 15867 [000]  1390.881270:     250000 cpu-clock:ppp: ",
+      "swapper     0 [001]  1390.881271:     250000 cpu-clock:ppp: ",
+      "cc1plus 15867 [000]  1390.881520:     250000 cpu-clock:ppp: ",
+      "swapper     0 [001]  1390.881521:     250000 cpu-clock:ppp: ",
+      "cc1plus 15867 [000]  1390.881x20:     250000 cpu-clock:ppp: ",
+      "cc1plus 15867 [000]  1390.8815200     250000 cpu-clock:ppp: ",
+      "cc1plus 15867 [000]  1390:881520:     250000 cpu-clock:ppp: ",
+      "cc1plus 15867 [000]  139.0881520:     250000 cpu-clock:ppp: ",
+      "cc1plus 15867 [000]  1390.881520:     250000 cpu-clock:ppp: ",
+      "cc1plus 15867 [000]  13.0.881520:     250000 cpu-clock:ppp: ",
+      "cc1plus 15867 [000]  1391.881520:     250000 cpu-clock:ppp: ",
+      "cc1plus 15867 [000]  1390.881520:     250001 cpu-clock:ppp: ",
+      "cc1plus 15868 [000]  1390.881520:     250001 cpu-clock:ppp: ",
+      "cc1plus 15868 [000] 11390.881520:     250001 cpu-clock:ppp: ",
+      "cc1plus 15868 [000] 1139 .881520:     250001 cpu-clock:ppp: ",
+      "a 1 [0] 1.1: 1 e:",
+      "a 1 [0] 2.2: 1 e:",
+      "a 1 [0] 2.: 1 e:",
+      "a 1 [0] .22: 1 e:",
+      "a 1 [0] 2.2: 1 e:",
+      "a 1 [0] 99999999.123456789: 1 e:",
+      "a 1 [0] 99999999.987654321: 1 e:",
+      "a 1 [0] 99999999.98765432a: 1 e:",
+      "a 1 [0] 9999999a.987654321: 1 e:",
+      "a 1 [0] 99999999.987654321: 1 e:",
+      "java 24636/25607 [000] 4794564.109216: cycles:u:  ffffffff9aa3c8de x ([k])",
+      "java 24636/25607 [000] 4794564.109217: cycles:u:  ffffffff9aa3c8de x ([k])",
+      "dd 9615 [001] 3378.902848: sched:sched_switch: prev_comm=dd prev_pid=9615 ==> x",
+      "dd 9615 [001] 3378.902849: sched:sched_switch: prev_comm=dd prev_pid=9615 ==> x",
+      "sh 9292 [000] 762.351300: PERF_RECORD_FORK(9294:9294):(9292:9292)",
+      "sh 9292 [000] 762.351301: PERF_RECORD_FORK(9294:9294):(9292:9292)",
+      "# comment 1 [0] 1.1: 1 e:",
+      "",
+  };
+  HeaderParser parser;
+  for (int round = 0; round < 2; ++round) {
+    for (const std::string& line : lines) ExpectParserAsInto(parser, line);
+  }
+}
+
+// Short lines' numbers are read eight digits at a time: every byte of every number replaced
+// by digits, the bytes around '0'-'9' ('/', ':', '?', '@', ...) and high bytes, in lines
+// of every length around the 64 bytes that path takes.
+TEST(Header, UsualLayoutNumbersByteByByte) {
+  const std::string bytes = std::string("09/:;?@.aA -\x80\xff") + '\0';
+  for (std::string base : {
+           std::string("cc1plus 15867 [000]  1390.881270:     250000 cpu-clock:ppp: "),
+           std::string("j 24636/25607 [001] 4794564.109216: 12345678 cycles:u:"),
+           std::string("\xc3\xa9t\xc3\xa9 1 [1] 12345678.123456789: 1 e: x"),
+       }) {
+    for (size_t pad = 0; pad < 12; ++pad) {
+      // Padding the comm moves the line across 64 bytes.
+      std::string line = base;
+      line.insert(1, std::string(pad * 2, 'c'));
+      ExpectSameAsGeneral(line);
+      const size_t comm_end = line.find(' ');
+      for (size_t i = comm_end + 1; i < line.size(); ++i) {
+        if (!IsDigit(line[i])) continue;
+        for (char b : bytes) {
+          std::string changed = line;
+          changed[i] = b;
+          ExpectSameAsGeneral(changed);
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
