@@ -74,8 +74,9 @@ TEST(MemtopCli, TextGoldenAndFilters) {
   EXPECT_EQ(sum, want);
 }
 
-// The quiet recording's page events are all of order 0, so nothing above checks 2^order. A copy
-// of its tracefs text gets orders 0-5 in turn; every number is then summed here from the text.
+// The lttng recording's page events are all of order 0 (kmem.perf.data, above, has orders 0
+// and 2). A copy of its tracefs text gets orders 0-5 in turn; every number is then summed here
+// from the text.
 TEST(MemtopCli, PagesAreTwoToTheOrder) {
   std::ifstream src(SourcePath(kDir + "lttng.ftrace.txt"));
   ASSERT_TRUE(src) << "missing fixture";
