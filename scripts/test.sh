@@ -65,14 +65,16 @@ if [ "${TK_SKIP_SANITIZE:-0}" != 1 ]; then
   # on the reading thread, decoded on the other), the progress line's thread (Progress) and tk
   # sql's inserting thread (Threads/RowLoaderTest), tk report's worker (ReportWorker), the DSO
   # symbol prefetch thread (DsoPrefetch, Machine.PrefetchedDso...), the perf.data stack keys
-  # built on the reading thread and used on the decoding one (StackId).
+  # built on the reading thread and used on the decoding one (StackId), a perf.data parsed in
+  # two halves on two threads with shared symbol loads (PerfDataSplit).
   CC=clang CXX=clang++ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DTK_SANITIZE_THREAD=ON -DTK_BENCH=OFF >/dev/null
   cmake --build build-tsan -j"$JOBS" --target tk fold_test fold_golden_test perf_data_fixture_test \
     filter_unit_test unwind_fixture_test threads_test progress_test batch_pipe_test \
-    row_loader_test fast_decode_test report_stack_memo_test dso_prefetch_test stack_id_test
+    row_loader_test fast_decode_test report_stack_memo_test dso_prefetch_test stack_id_test \
+    perf_data_split_test
   (cd build-tsan && TSAN_OPTIONS=halt_on_error=1 \
-     ctest --output-on-failure -j"$JOBS" -LE live -R '^(FoldSink|TextFold|FoldGolden|PerfDataFixture|Unwind\.StdinAndThreads|Threads|Progress|BatchPipe|FastDecode|ReportWorker|DsoPrefetch|Machine\.PrefetchedDso|StackId)')
+     ctest --output-on-failure -j"$JOBS" -LE live -R '^(FoldSink|TextFold|FoldGolden|PerfDataFixture|Unwind\.StdinAndThreads|Threads|Progress|BatchPipe|FastDecode|ReportWorker|DsoPrefetch|Machine\.PrefetchedDso|StackId|PerfDataSplit)')
 fi
 
 if [ "${TK_SKIP_FUZZ:-0}" != 1 ]; then

@@ -1,6 +1,7 @@
 // The filters of `tk fold` and `tk script` through the real binary, from a file and from
 // stdin: against perf script's own output under the same filter (testdata/filter/perf/, made
 // by testdata/filter/perf-reference.sh), and as the post-filter of the unfiltered output.
+#include <unistd.h>
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -115,7 +116,10 @@ std::string BigText() {
 TEST(FoldFilter, TwoThreadTextPathEqualsOneThread) {
   std::string text = BigText();
   ASSERT_GE(text.size(), 4u << 20);
-  std::string path = ::testing::TempDir() + "/tk-filter-big.txt";
+  // Per process: suites of other checkouts may run at the same time (a shared name was
+  // truncated under a running tk once: SIGBUS).
+  std::string path =
+      ::testing::TempDir() + "/tk-filter-big." + std::to_string(getpid()) + ".txt";
   {
     std::ofstream f(path, std::ios::binary);
     f << text;
