@@ -115,15 +115,7 @@ void ResetSample(ParsedSample* s) {
   s->callchain = {};
   s->callchain_nr = 0;
   s->has_callchain = false;
-  s->raw = {};
-  s->has_raw = false;
-  s->user_stack_size = 0;
-  s->user_stack = {};
-  s->user_stack_dyn_size = 0;
-  s->user_regs_abi = 0;
-  s->user_regs = {};
-  s->user_ip = 0;
-  s->has_user_ip = false;
+  ResetVariableParts(s);
   s->weight = 0;
 }
 

@@ -73,6 +73,20 @@ struct SampleLayout {
 };
 SampleLayout SampleLayoutOf(const EventAttr& attr);
 
+// The fields a fixed layout never has (RAW, the user stack and registers): what ParseSample's
+// reset and ParseFixedSample both clear.
+inline void ResetVariableParts(ParsedSample* s) {
+  s->raw = {};
+  s->has_raw = false;
+  s->user_stack_size = 0;
+  s->user_stack = {};
+  s->user_stack_dyn_size = 0;
+  s->user_regs_abi = 0;
+  s->user_regs = {};
+  s->user_ip = 0;
+  s->has_user_ip = false;
+}
+
 // ParseSample for an event whose layout is fixed: *s as ParseSample sets it, true; false
 // when the body is too short for its fields (ParseSample then says what is wrong).
 inline bool ParseFixedSample(std::string_view body, const SampleLayout& l, bool swap,
@@ -106,15 +120,7 @@ inline bool ParseFixedSample(std::string_view body, const SampleLayout& l, bool 
   s->callchain_nr = nr;
   s->callchain =
       s->has_callchain ? std::string_view(b + l.callchain + 8, nr * 8) : std::string_view();
-  s->raw = {};
-  s->has_raw = false;
-  s->user_stack_size = 0;
-  s->user_stack = {};
-  s->user_stack_dyn_size = 0;
-  s->user_regs_abi = 0;
-  s->user_regs = {};
-  s->user_ip = 0;
-  s->has_user_ip = false;
+  ResetVariableParts(s);
   s->weight = l.weight ? Load<uint64_t>(b + need - l.tail, swap) : 0;
   return true;
 }
