@@ -6,11 +6,15 @@
 
 #include "gtest/gtest.h"
 #include "tests/support/golden.h"
+#include "tests/support/tracefs.h"
 
 namespace tk::testing {
 namespace {
 
 TEST(FoldLive, PerfDataFoldsLikeItsPerfScriptText) {
+  // perf mounts a missing tracefs itself and leaves it mounted; mounted here first, this
+  // process unmounts it at exit (tests/support/tracefs.h). Not needed to record: no skip.
+  (void)EnsureTracefs();
   if (std::system("command -v perf > /dev/null 2>&1") != 0) GTEST_SKIP() << "no perf";
   char dir[] = "/tmp/tk_fold_liveXXXXXX";
   if (!mkdtemp(dir)) GTEST_SKIP() << "no temporary directory";
@@ -44,6 +48,9 @@ TEST(FoldLive, PerfDataFoldsLikeItsPerfScriptText) {
 // Pipe mode (`perf record -o -`) learns build ids only at the end of the stream; [vdso] frames
 // then resolve through this host's vdso, as perf script does. From the file and from stdin.
 TEST(FoldLive, PipeModeVdsoFramesLikePerfScript) {
+  // perf mounts a missing tracefs itself and leaves it mounted; mounted here first, this
+  // process unmounts it at exit (tests/support/tracefs.h). Not needed to record: no skip.
+  (void)EnsureTracefs();
   if (std::system("command -v perf > /dev/null 2>&1") != 0) GTEST_SKIP() << "no perf";
   char dir[] = "/tmp/tk_fold_pipeXXXXXX";
   if (!mkdtemp(dir)) GTEST_SKIP() << "no temporary directory";
