@@ -17,13 +17,13 @@ namespace {
 // Stacks of fewer frames are looked up frame by frame without the thread's memo.
 constexpr size_t kOuterMemoMinFrames = 4;
 
-// SlowEntry's one step of a table's growth: from kGrowAt entries to room for kReserveEntries,
-// and its maps to kReserveSlots elements: absl's capacity of 2^17 - 1 slots at its 7/8 load,
-// the one doubling reaches from 57K to 114K elements (a larger reserve doubles the slots,
-// whose pages the inserts touch at random: +11 MB of RSS on perf-a-g.data).
+// SlowEntry's one step of a table's entries: from kGrowAt to room for kReserveEntries, address
+// space whose pages are touched in order as entries come. (The maps grow as absl grows them:
+// reserving their slots early touches pages at random, +9 MB of RSS for --no-children's 11K
+// entries on perf-a-g.data; what it saved the worker, 176M -> 163M instructions, came from the
+// emptier table's probes, a reserve late (at 32K) saved nothing.)
 constexpr size_t kGrowAt = 4096;
 constexpr size_t kReserveEntries = size_t{1} << 17;
-constexpr size_t kReserveSlots = kReserveEntries / 8 * 7;
 
 // Kernel addresses on x86-64 and arm64 start at the top half.
 constexpr uint64_t kKernelStart = 0xffff800000000000ull;
@@ -189,14 +189,7 @@ uint32_t ReportSink::EntryFor(Table& t, uint64_t ctx, const Event& e, const Fram
     k.addr = SymbolAddress(f);
   }
   auto [it, added] = t.fast.try_emplace(k, 0);
-  if (added) {
-    const uint32_t id = SlowEntry(t, ctx, e, f, unmapped ? sample_kernel : LevelOf(f, true));
-    if (t.fast.size() == kGrowAt) {  // as SlowEntry grows the entries
-      t.fast.reserve(kReserveSlots);
-      it = t.fast.find(k);
-    }
-    it->second = id;
-  }
+  if (added) it->second = SlowEntry(t, ctx, e, f, unmapped ? sample_kernel : LevelOf(f, true));
   return it->second;
 }
 
@@ -242,17 +235,10 @@ uint32_t ReportSink::SlowEntry(Table& t, uint64_t ctx, const Event& e, const Fra
   const EntryKey k = KeyOf(comm, dso, sym, SymbolAddress(f), e.tid, e.cpu);
   auto [it, added] = t.index.try_emplace(k, static_cast<uint32_t>(t.entries.size()));
   if (added) {
-    // A table that reaches kGrowAt entries takes room for kReserveEntries at once (EntryFor
-    // does so for the frame map), where doubling copied and re-faulted a large table's ~10 MB
-    // of entries and rehashed its maps at every step, on the worker's critical path (worker
-    // 176.1M -> 163.4M instructions on perf-a-g.data). The entries' pages are touched as they
-    // come; the maps' slots (128K, ~6 MB each) at random: a table of 4K to 57K entries holds
-    // up to that much more than doubling would. A small input stays below and pays nothing.
-    if (t.entries.size() == kGrowAt) {
-      t.entries.reserve(kReserveEntries);
-      t.index.reserve(kReserveSlots);
-      it = t.index.find(k);  // the reserve rehashed
-    }
+    // One jump in capacity instead of doublings that copied and re-faulted a large table's
+    // ~10 MB of entries at every step, on the worker's critical path. A small input stays below
+    // it and pays nothing.
+    if (t.entries.size() == kGrowAt) t.entries.reserve(kReserveEntries);
     Entry en;
     en.comm = comm;
     en.dso = dso;
