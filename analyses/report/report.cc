@@ -4,6 +4,8 @@
 #include <array>
 #include <cstring>
 #include <thread>
+#include <tuple>
+#include <utility>
 
 #include "absl/strings/str_split.h"
 #include "analyses/fold/frame_name.h"
@@ -14,6 +16,14 @@ namespace {
 
 // Stacks of fewer frames are looked up frame by frame without the thread's memo.
 constexpr size_t kOuterMemoMinFrames = 4;
+
+// SlowEntry's one step of a table's entries: from kGrowAt to room for kReserveEntries, address
+// space whose pages are touched in order as entries come. (The maps grow as absl grows them:
+// reserving their slots early touches pages at random, +9 MB of RSS for --no-children's 11K
+// entries on perf-a-g.data; what it saved the worker, 176M -> 163M instructions, came from the
+// emptier table's probes, a reserve late (at 32K) saved nothing.)
+constexpr size_t kGrowAt = 4096;
+constexpr size_t kReserveEntries = size_t{1} << 17;
 
 // Kernel addresses on x86-64 and arm64 start at the top half.
 constexpr uint64_t kKernelStart = 0xffff800000000000ull;
@@ -225,6 +235,10 @@ uint32_t ReportSink::SlowEntry(Table& t, uint64_t ctx, const Event& e, const Fra
   const EntryKey k = KeyOf(comm, dso, sym, SymbolAddress(f), e.tid, e.cpu);
   auto [it, added] = t.index.try_emplace(k, static_cast<uint32_t>(t.entries.size()));
   if (added) {
+    // One jump in capacity instead of doublings that copied and re-faulted a large table's
+    // ~10 MB of entries at every step, on the worker's critical path. A small input stays below
+    // it and pays nothing.
+    if (t.entries.size() == kGrowAt) t.entries.reserve(kReserveEntries);
     Entry en;
     en.comm = comm;
     en.dso = dso;
@@ -542,18 +556,121 @@ std::vector<uint32_t> Ranks(const std::vector<const Entry*>& rows, Get get, bool
   return of_row;
 }
 
-// The rows sorted by their words (N: the 2 values and the packed fields). With `two_threads`
-// a second thread makes and sorts the second half while this one does the first, and the
-// halves are merged (no two rows have equal words, so the order is the one-thread order).
+// A word of every row as its rank among the word's distinct values (ascending); `*bits`
+// receives the bits that hold the ranks (0 for a single value).
+template <typename Row>
+std::vector<uint32_t> WordRanks(const std::vector<Row>& rows, size_t word, int* bits) {
+  absl::flat_hash_map<uint64_t, uint32_t> index;  // value -> values[i]
+  std::vector<uint64_t> values;
+  std::vector<uint32_t> of_row(rows.size());
+  uint64_t last = 0;
+  uint32_t last_index = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const uint64_t v = rows[i].w[word];
+    if (v != last || values.empty()) {  // a table's small values come in runs
+      auto [it, added] = index.try_emplace(v, static_cast<uint32_t>(values.size()));
+      if (added) values.push_back(v);
+      last = v;
+      last_index = it->second;
+    }
+    of_row[i] = last_index;
+  }
+  std::vector<uint32_t> order(values.size()), rank(values.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return values[a] < values[b]; });
+  for (size_t i = 0; i < order.size(); ++i) rank[order[i]] = static_cast<uint32_t>(i);
+  for (uint32_t& r : of_row) r = rank[r];
+  *bits = values.size() > 1 ? BitsFor(values.size() - 1) : 0;
+  return of_row;
+}
+
+// The rows in their words' order, by least significant digit first radix passes (stable):
+// the words after the first packed one (a symbol's start, further keys) from the last, then
+// one key of the two values as ranks among their distinct values (a large table has few: most
+// of its rows are one or two samples' periods) followed by the first packed word's used bits
+// (or, when they do not fit in the key's 64 bits, that word's passes first). Equal keys keep
+// the later words' order, so the order is the words' (no two rows have equal words). On
+// perf-a-g.data's 97K rows (callgrind --threads 1) std::sort of the words, in two halves
+// merged on two threads, was 52.6M instructions; this is 43.0M, with the values' ranks on a
+// second thread.
+template <typename Row>
+void RadixOrder(const std::vector<Row>& sorted, int packed_bits, bool two_threads,
+                std::vector<const Entry*>* rows) {
+  constexpr size_t kWords = std::tuple_size_v<decltype(Row::w)>;
+  const size_t n = sorted.size();
+  struct Item {
+    uint64_t key;
+    uint32_t row;
+  };
+  std::vector<Item> a(n), b(n);
+  for (size_t i = 0; i < n; ++i) a[i].row = static_cast<uint32_t>(i);
+  constexpr int kDigit = 11;
+  constexpr uint64_t kMask = (1u << kDigit) - 1;
+  std::vector<uint32_t> count(size_t{1} << kDigit);
+  // Orders `a` by its keys' low `bits` bits, keeping the order of equal ones.
+  auto pass = [&](int bits) {
+    for (int shift = 0; shift < bits; shift += kDigit) {
+      std::fill(count.begin(), count.end(), 0);
+      for (const Item& it : a) ++count[(it.key >> shift) & kMask];
+      if (count[(a[0].key >> shift) & kMask] == n) continue;  // one digit: the order stands
+      uint32_t sum = 0;
+      for (uint32_t& c : count) sum += std::exchange(c, sum);
+      for (const Item& it : a) b[count[(it.key >> shift) & kMask]++] = it;
+      a.swap(b);
+    }
+  };
+  auto by_word = [&](size_t k) {
+    for (Item& it : a) it.key = sorted[it.row].w[k];
+    pass(64);
+  };
+  // The values' ranks (with two threads on a second one) while the later words are ordered.
+  int b0 = 0, b1 = 0;
+  std::vector<uint32_t> r0, r1;
+  auto ranks = [&] {
+    r0 = WordRanks(sorted, 0, &b0);
+    r1 = WordRanks(sorted, 1, &b1);
+  };
+  std::thread second;
+  if (two_threads && n >= kParallelRows) {
+    second = std::thread(ranks);
+  } else {
+    ranks();
+  }
+  for (size_t k = kWords; k-- > 3;) by_word(k);
+  if (second.joinable()) second.join();
+  int bw = kWords > 2 ? packed_bits : 0;
+  if (b0 + b1 + bw > 64) {
+    by_word(2);
+    bw = 0;
+  }
+  for (Item& it : a) {
+    uint64_t key = uint64_t{r0[it.row]} << b1 | r1[it.row];
+    if constexpr (kWords > 2) {
+      if (bw >= 64) {  // one value each: the word alone
+        key = sorted[it.row].w[2];
+      } else if (bw > 0) {
+        key = key << bw | sorted[it.row].w[2] >> (64 - bw);
+      }
+    }
+    it.key = key;
+  }
+  pass(b0 + b1 + bw);
+  for (size_t i = 0; i < n; ++i) (*rows)[i] = sorted[a[i].row].en;
+}
+
+// The rows sorted by their words (N: the 2 values and the packed fields): made (with
+// `two_threads`, the second half on a second thread) and put in order by RadixOrder;
+// `packed_bits` is how many top bits of the first packed word the fields use.
 template <size_t N>
 void SortByWords(const std::vector<Field>& fields,
                  const std::vector<uint32_t>* const ranks[5], bool children, bool two_threads,
-                 std::vector<const Entry*>* rows) {
+                 int packed_bits, std::vector<const Entry*>* rows) {
   struct Row {
     std::array<uint64_t, N> w;
     const Entry* en;
     // Word by word, unrolled (std::array's operator< is a generic lexicographical_compare
-    // loop, most of the sort's instructions).
+    // loop).
     bool operator<(const Row& o) const {
       for (size_t i = 0; i + 1 < N; ++i)
         if (w[i] != o.w[i]) return w[i] < o.w[i];
@@ -561,7 +678,7 @@ void SortByWords(const std::vector<Field>& fields,
     }
   };
   std::vector<Row> sorted(rows->size());
-  auto make_and_sort = [&](size_t from, size_t to) {
+  auto make = [&](size_t from, size_t to) {
     for (size_t i = from; i < to; ++i) {
       const Entry& en = *(*rows)[i];
       Row& row = sorted[i];
@@ -590,38 +707,17 @@ void SortByWords(const std::vector<Field>& fields,
         if constexpr (N > 2) row.w[2 + f.word] |= v << f.shift;
       }
     }
-    std::sort(sorted.begin() + static_cast<ptrdiff_t>(from),
-              sorted.begin() + static_cast<ptrdiff_t>(to));
   };
   const size_t n = sorted.size();
+  if (n == 0) return;
   if (!two_threads || n < kParallelRows) {
-    make_and_sort(0, n);
-    for (size_t i = 0; i < n; ++i) (*rows)[i] = sorted[i].en;
-    return;
+    make(0, n);
+  } else {
+    std::thread second([&] { make(n / 2, n); });
+    make(0, n / 2);
+    second.join();
   }
-  const size_t mid = n / 2;
-  std::thread second([&] { make_and_sort(mid, n); });
-  make_and_sort(0, mid);
-  second.join();
-  // The merge from both ends at once: this thread writes the first half of the order, the
-  // second thread the last half from the back. Both take the second half's row on a tie (the
-  // front takes the first half's only when smaller; the back takes the first half's unless
-  // smaller), so they write the one merged order apart.
-  const size_t front = n / 2;
-  second = std::thread([&] {
-    size_t a = mid, b = n;  // one past the tails
-    for (size_t i = n; i-- > front;) {
-      if (a > 0 && (b == mid || !(sorted[a - 1] < sorted[b - 1]))) {
-        (*rows)[i] = sorted[--a].en;
-      } else {
-        (*rows)[i] = sorted[--b].en;
-      }
-    }
-  });
-  size_t a = 0, b = mid;
-  for (size_t i = 0; i < front; ++i)
-    (*rows)[i] = (b == n || (a < mid && sorted[a] < sorted[b])) ? sorted[a++].en : sorted[b++].en;
-  second.join();
+  RadixOrder(sorted, N > 2 ? packed_bits : 0, two_threads, rows);
 }
 
 }  // namespace
@@ -699,7 +795,10 @@ std::vector<const Entry*> SortedRows(const ReportSink& r, const Table& t, uint64
   static constexpr SortFn kSort[] = {&SortByWords<2>, &SortByWords<3>, &SortByWords<4>,
                                      &SortByWords<5>, &SortByWords<6>, &SortByWords<7>,
                                      &SortByWords<8>};
-  kSort[std::min(word + 1, 6)](fields, ranks, children, two_threads, &rows);
+  int packed_bits = 0;  // the first packed word's: its fields fill it from the top
+  for (const Field& f : fields)
+    if (f.word == 0) packed_bits = std::max(packed_bits, 64 - f.shift);
+  kSort[std::min(word + 1, 6)](fields, ranks, children, two_threads, packed_bits, &rows);
   return rows;
 }
 

@@ -33,10 +33,11 @@
 // kMaxMemoIds ids per table; past that, new stacks take the frame path.
 //
 // Output: rows sort by integer words (the values, then the sort keys' strings as ranks among
-// the table's strings, packed), so a comparison reads no entry and no string; rows are
-// formatted through a pointer into a chunk, a cell equal to the row above's (same value,
-// comm or DSO) as its bytes copied. With threads >= 2 a table of kParallelRows or
-// more is sorted in two halves and formatted in two halves on two threads (the worker is done
+// the table's strings, packed), ordered by radix passes (the values as ranks among their
+// distinct values), so no pass reads an entry or a string; rows are formatted through a
+// pointer into a chunk, a cell equal to the row above's (same value, comm or DSO) as its
+// bytes copied. With threads >= 2 a table of kParallelRows or more has its rows' words made,
+// its values ranked and its rows formatted in two halves on two threads (the worker is done
 // by then); the bytes are those of one thread.
 //
 // Parts (ReportParts, core/part_sink.h): an input a parser cuts is accumulated part by part,

@@ -1,5 +1,6 @@
 // ReportSink and TopSink on synthetic events: the accounting rules (Self, Children once per
 // sample, period weighting) and perf's formatting details.
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -180,6 +181,97 @@ TEST(AppendPercent, MatchesPrintf) {
     const uint64_t total = x % 40000000000000ull + 1;
     check((x >> 7) % (total + 1), total);
     check((x >> 7) % 10000 * 250000, total / 250000 * 250000 + 250000);
+  }
+}
+
+// SortedRows' order is perf's (Children, then Self, descending; then the sort keys ascending:
+// a comm or DSO by name, tid and cpu signed, a resolved symbol by name then start before every
+// unresolved one by address), checked against that comparator itself on a table with many
+// distinct values, unresolved kernel and user addresses, static twins (one name, two starts)
+// and keys that fill the radix key's 64 bits (pid and cpu: their word takes passes of its own).
+TEST(SortedRows, OrderIsThePerfComparatorsForEveryKeySet) {
+  std::vector<std::string> comms = {"beta", "alpha", "gamma", "delta"};
+  std::vector<std::string> dsos = {"/lib/x.so", "/bin/a", "[kernel.kallsyms]", "[unknown]"};
+  std::vector<std::string> syms;
+  for (int i = 0; i < 300; ++i) syms.push_back("fn" + std::to_string(i * 7919 % 300));
+  for (const auto& sort : std::vector<std::vector<Key>>{
+           {Key::kComm, Key::kDso, Key::kSym},
+           {Key::kSym},
+           {Key::kDso},
+           {Key::kPid, Key::kSym},
+           {Key::kCpu, Key::kPid, Key::kComm, Key::kDso, Key::kSym}}) {
+    for (bool children : {true, false}) {
+      for (int threads : {1, 2}) {
+        ReportOptions o;
+        o.sort = sort;
+        o.children = children;
+        o.threads = threads;
+        ReportSink sink(o);
+        for (uint64_t i = 0; i < 3 * kParallelRows; ++i) {
+          const std::string& dso = dsos[i % 4];
+          const bool unresolved = dso == "[unknown]" || i % 7 == 0;
+          const uint64_t ip = dso == "[kernel.kallsyms]" || (unresolved && i % 2)
+                                  ? 0xffffffff81000000ull + i * 32
+                                  : 0x1000 + (i % 500) * 16;
+          std::vector<Frame> stack = {
+              {ip, unresolved ? std::string_view("[unknown]") : syms[i % 300], dso,
+               unresolved ? -1 : static_cast<int64_t>(i % 3)},  // starts: ip - 0..2
+              {0x2000 + (i % 50) * 8, syms[(i * 13) % 300], "/bin/a", 0}};
+          Event e;
+          e.tid = e.pid = static_cast<int32_t>(i % 9) - 1;
+          e.cpu = static_cast<int32_t>(i % 5) - 1;
+          e.comm = comms[i % 4];
+          e.name = "cycles";
+          e.period = 1 + (i * i) % 977;  // many distinct sums
+          e.has_period = true;
+          e.stable_views = true;
+          e.body = tk::Sample{};
+          e.stack = absl::MakeConstSpan(stack);
+          ASSERT_TRUE(sink.OnEvent(e).ok());
+        }
+        ASSERT_TRUE(sink.Finish().ok());
+        const Table& t = *sink.tables()[0];
+        uint64_t total = 0, samples = 0;
+        const std::vector<const Entry*> rows = SortedRows(sink, t, &total, &samples);
+        auto less = [&](const Entry* a, const Entry* b) {
+          if (children && a->children_period != b->children_period)
+            return a->children_period > b->children_period;
+          if (a->self_period != b->self_period) return a->self_period > b->self_period;
+          for (Key k : sort) {
+            switch (k) {
+              case Key::kComm:
+                if (a->comm != b->comm) return a->comm < b->comm;
+                break;
+              case Key::kPid:
+                if (a->tid != b->tid) return a->tid < b->tid;
+                break;
+              case Key::kDso:
+                if (a->dso != b->dso) return a->dso < b->dso;
+                break;
+              case Key::kSym:
+                if (a->sym.empty() != b->sym.empty()) return !a->sym.empty();
+                if (a->sym != b->sym) return a->sym < b->sym;
+                if (a->addr != b->addr) return a->addr < b->addr;
+                break;
+              case Key::kCpu:
+                if (a->cpu != b->cpu) return a->cpu < b->cpu;
+                break;
+            }
+          }
+          return false;
+        };
+        std::vector<const Entry*> want;
+        for (const Entry& en : t.entries)
+          if (children || en.self_samples != 0) want.push_back(&en);
+        if (std::count(sort.begin(), sort.end(), Key::kSym))  // large: both threads' paths
+          ASSERT_GT(want.size(), kParallelRows);
+        std::sort(want.begin(), want.end(), less);
+        for (size_t i = 1; i < want.size(); ++i)  // entries are distinct under the keys
+          ASSERT_TRUE(less(want[i - 1], want[i])) << i;
+        EXPECT_EQ(rows, want) << "keys " << sort.size() << " children " << children
+                              << " threads " << threads;
+      }
+    }
   }
 }
 
