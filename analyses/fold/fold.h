@@ -56,6 +56,8 @@ inline int32_t ShownPid(const Event& e) { return e.pid_hidden ? -1 : e.pid; }
 // include_tid; "?" for a pid below 0), spaces in the comm as '_'.
 void AppendRoot(const FoldOptions& opt, std::string_view comm, int32_t pid, int32_t tid,
                 std::string* key);
+// The entries of `stacks` in the bytewise order of their keys (WriteFolded's order).
+std::vector<const StackCounts::value_type*> SortedStacks(const StackCounts& stacks);
 // Writes "STACK COUNT" lines sorted bytewise.
 void WriteFolded(const StackCounts& stacks, std::ostream& out);
 // {"event": EVENT, "total": N, "stacks": [{"frames": [root, ..., leaf], "count": N}, ...]},
