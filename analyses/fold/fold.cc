@@ -1,6 +1,7 @@
 #include "analyses/fold/fold.h"
 
 #include <algorithm>
+#include <functional>
 #include <cstring>
 #include <ostream>
 #include <thread>
@@ -65,6 +66,15 @@ class FoldSink::Worker {
     pipe_.Close();
     thread_.join();
   }
+  // Stop without waiting: the thread runs `last` after the batches (Drain first) and ends;
+  // Join waits for it.
+  void StopThen(std::function<void()> last) {
+    last_ = std::move(last);
+    pipe_.Close();
+  }
+  void Join() {
+    if (thread_.joinable()) thread_.join();
+  }
 
  private:
   static constexpr size_t kBatch = 1024;
@@ -98,11 +108,13 @@ class FoldSink::Worker {
       }
       pipe_.Done(std::move(b));
     }
+    if (last_) last_();
   }
 
   FoldSink* sink_;
   BatchPipe<Batch> pipe_;
   std::unique_ptr<Batch> current_ = pipe_.Get();  // the caller's thread only
+  std::function<void()> last_;  // set before the pipe closes
   std::thread thread_;  // last: starts after the members above exist
 };
 
@@ -110,24 +122,42 @@ FoldSink::FoldSink(FoldOptions opt)
     : opt_(std::move(opt)), filter_(opt_.event_filter),
       folder_(std::make_unique<StackFolder>(opt_)) {}
 
-FoldSink::~FoldSink() = default;
+FoldSink::~FoldSink() { Join(); }
+
+void FoldSink::Join() const {
+  if (!finishing_) return;
+  worker_->Join();
+  worker_.reset();
+  finishing_ = false;
+}
 
 absl::Status FoldSink::Finish() {
-  if (worker_) {
-    worker_->Drain();
-    worker_.reset();
-  }
+  Join();
+  sorted_valid_ = false;
+  if (worker_) worker_->Drain();
   if (folder_) {
     // The repeats' weights go to the slots their first events were folded into.
     for (size_t m = 0; m < memo_weight_.size(); ++m) {
       if (memo_weight_[m]) folder_->AddWeight(memo_slot_[m], memo_weight_[m]);
     }
-    folder_->FlushTo(&stacks_);
   }
-  // Everything counted is in stacks_ now: the id tables are freed here, on the thread that
-  // finishes (each part of a split text on its own, not the merging thread after the join;
-  // 1.5 ms of that serial tail). A later event starts them again.
-  folder_.reset();
+  if (worker_) {
+    // The worker's thread, whose caches and malloc arena hold the folder (a fresh thread
+    // took twice as long for the flush).
+    worker_->StopThen([this] {
+      if (folder_) folder_->FlushTo(&stacks_);
+      folder_.reset();
+      sorted_ = SortedStacks(stacks_);
+      sorted_valid_ = true;
+    });
+    finishing_ = true;
+  } else {
+    if (folder_) folder_->FlushTo(&stacks_);
+    // Everything counted is in stacks_ now: the id tables are freed here, on the thread that
+    // finishes (each part of a split text on its own, not the merging thread after the join;
+    // 1.5 ms of that serial tail). A later event starts them again.
+    folder_.reset();
+  }
   memo_ = {};
   memo_by_id_ = {};
   memo_weight_ = {};
@@ -227,6 +257,10 @@ uint32_t FoldSink::MemoIndex(const MemoKey& k, bool* inserted) {
 }
 
 absl::Status FoldSink::OnEvent(const Event& e) {
+  if (finishing_ || sorted_valid_) [[unlikely]] {  // an event after Finish
+    Join();
+    sorted_valid_ = false;
+  }
   if (!IsStackEvent(e.kind()) || !Keep(e.name)) return absl::OkStatus();
   if (e.stack.empty() && !e.stack_recorded) {
     ++unstacked_;
@@ -324,6 +358,9 @@ void FoldParts::MergePart(EventSink& part) {
 }
 
 void FoldSink::Merge(FoldSink&& other) {
+  Join();
+  other.Join();
+  sorted_valid_ = false;
   // The smaller map into the larger (the first part's moves in whole): copying both into the
   // empty map hashed and copied every stack of both parts.
   if (other.stacks_.size() > stacks_.size()) stacks_.swap(other.stacks_);
@@ -337,6 +374,9 @@ void FoldSink::Merge(FoldSink&& other) {
 }
 
 void FoldSink::Merge(const FoldSink& other) {
+  Join();
+  other.Join();
+  sorted_valid_ = false;
   for (const auto& [k, v] : other.stacks_) stacks_[k] += v;
   MergeCounts(other);
 }
@@ -473,10 +513,12 @@ std::vector<const StackCounts::value_type*> Sorted(const StackCounts& stacks) {
 
 }  // namespace
 
-void WriteFolded(const StackCounts& stacks, std::ostream& out) {
+namespace {
+
+void WriteSorted(const std::vector<const StackCounts::value_type*>& sorted, std::ostream& out) {
   std::string buf;
   buf.reserve(1 << 16);
-  for (auto* kv : Sorted(stacks)) {
+  for (auto* kv : sorted) {
     buf.append(kv->first);
     buf.push_back(' ');
     AppendInt(kv->second, &buf);
@@ -488,6 +530,10 @@ void WriteFolded(const StackCounts& stacks, std::ostream& out) {
   }
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
+
+}  // namespace
+
+void WriteFolded(const StackCounts& stacks, std::ostream& out) { WriteSorted(Sorted(stacks), out); }
 
 nlohmann::json FoldedJson(const StackCounts& stacks, std::string_view event) {
   nlohmann::json out = nlohmann::json::array();
@@ -507,9 +553,14 @@ nlohmann::json FoldedJson(const StackCounts& stacks, std::string_view event) {
   return {{"event", std::string(event)}, {"total", total}, {"stacks", std::move(out)}};
 }
 
-void FoldSink::Write(std::ostream& out) const { WriteFolded(stacks_, out); }
+void FoldSink::Write(std::ostream& out) const {
+  Join();
+  if (sorted_valid_) return WriteSorted(sorted_, out);
+  WriteFolded(stacks_, out);
+}
 
 void FoldSink::WriteJson(std::ostream& out) const {
+  Join();
   nlohmann::json j = FoldedJson(stacks_, filter_);
   j["samples"] = samples_;  // events folded; `total` sums their weights
   // Replace, not throw, on invalid UTF-8 in symbol names.
