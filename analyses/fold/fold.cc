@@ -1,8 +1,8 @@
 #include "analyses/fold/fold.h"
 
 #include <algorithm>
-#include <functional>
 #include <cstring>
+#include <functional>
 #include <ostream>
 #include <thread>
 #include <vector>
@@ -507,14 +507,6 @@ std::vector<const StackCounts::value_type*> SortedStacks(const StackCounts& stac
 
 namespace {
 
-std::vector<const StackCounts::value_type*> Sorted(const StackCounts& stacks) {
-  return SortedStacks(stacks);
-}
-
-}  // namespace
-
-namespace {
-
 void WriteSorted(const std::vector<const StackCounts::value_type*>& sorted, std::ostream& out) {
   std::string buf;
   buf.reserve(1 << 16);
@@ -533,12 +525,12 @@ void WriteSorted(const std::vector<const StackCounts::value_type*>& sorted, std:
 
 }  // namespace
 
-void WriteFolded(const StackCounts& stacks, std::ostream& out) { WriteSorted(Sorted(stacks), out); }
+void WriteFolded(const StackCounts& stacks, std::ostream& out) { WriteSorted(SortedStacks(stacks), out); }
 
 nlohmann::json FoldedJson(const StackCounts& stacks, std::string_view event) {
   nlohmann::json out = nlohmann::json::array();
   uint64_t total = 0;
-  for (auto* kv : Sorted(stacks)) {
+  for (auto* kv : SortedStacks(stacks)) {
     nlohmann::json frames = nlohmann::json::array();
     std::string_view rest = kv->first;
     while (true) {

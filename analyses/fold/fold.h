@@ -130,7 +130,8 @@ class FoldSink final : public EventSink {
   };
 
   bool Keep(std::string_view name);
-  // Waits for the finisher (see finisher_); every use of stacks_ after Finish calls it first.
+  // Waits for the worker's last flush and sort (finishing_); every use of stacks_ after
+  // Finish calls it first.
   void Join() const;
   // Merge's part besides the stacks: the event type, the counts.
   void MergeCounts(const FoldSink& other);
