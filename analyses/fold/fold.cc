@@ -1,6 +1,8 @@
 #include "analyses/fold/fold.h"
 
 #include <algorithm>
+#include <cstring>
+#include <functional>
 #include <ostream>
 #include <thread>
 #include <vector>
@@ -64,6 +66,15 @@ class FoldSink::Worker {
     pipe_.Close();
     thread_.join();
   }
+  // Stop without waiting: the thread runs `last` after the batches (Drain first) and ends;
+  // Join waits for it.
+  void StopThen(std::function<void()> last) {
+    last_ = std::move(last);
+    pipe_.Close();
+  }
+  void Join() {
+    if (thread_.joinable()) thread_.join();
+  }
 
  private:
   static constexpr size_t kBatch = 1024;
@@ -97,11 +108,13 @@ class FoldSink::Worker {
       }
       pipe_.Done(std::move(b));
     }
+    if (last_) last_();
   }
 
   FoldSink* sink_;
   BatchPipe<Batch> pipe_;
   std::unique_ptr<Batch> current_ = pipe_.Get();  // the caller's thread only
+  std::function<void()> last_;  // set before the pipe closes
   std::thread thread_;  // last: starts after the members above exist
 };
 
@@ -109,24 +122,42 @@ FoldSink::FoldSink(FoldOptions opt)
     : opt_(std::move(opt)), filter_(opt_.event_filter),
       folder_(std::make_unique<StackFolder>(opt_)) {}
 
-FoldSink::~FoldSink() = default;
+FoldSink::~FoldSink() { Join(); }
+
+void FoldSink::Join() const {
+  if (!finishing_) return;
+  worker_->Join();
+  worker_.reset();
+  finishing_ = false;
+}
 
 absl::Status FoldSink::Finish() {
-  if (worker_) {
-    worker_->Drain();
-    worker_.reset();
-  }
+  Join();
+  sorted_valid_ = false;
+  if (worker_) worker_->Drain();
   if (folder_) {
     // The repeats' weights go to the slots their first events were folded into.
     for (size_t m = 0; m < memo_weight_.size(); ++m) {
       if (memo_weight_[m]) folder_->AddWeight(memo_slot_[m], memo_weight_[m]);
     }
-    folder_->FlushTo(&stacks_);
   }
-  // Everything counted is in stacks_ now: the id tables are freed here, on the thread that
-  // finishes (each part of a split text on its own, not the merging thread after the join;
-  // 1.5 ms of that serial tail). A later event starts them again.
-  folder_.reset();
+  if (worker_) {
+    // The worker's thread, whose caches and malloc arena hold the folder (a fresh thread
+    // took twice as long for the flush).
+    worker_->StopThen([this] {
+      if (folder_) folder_->FlushTo(&stacks_);
+      folder_.reset();
+      sorted_ = SortedStacks(stacks_);
+      sorted_valid_ = true;
+    });
+    finishing_ = true;
+  } else {
+    if (folder_) folder_->FlushTo(&stacks_);
+    // Everything counted is in stacks_ now: the id tables are freed here, on the thread that
+    // finishes (each part of a split text on its own, not the merging thread after the join;
+    // 1.5 ms of that serial tail). A later event starts them again.
+    folder_.reset();
+  }
   memo_ = {};
   memo_by_id_ = {};
   memo_weight_ = {};
@@ -226,6 +257,10 @@ uint32_t FoldSink::MemoIndex(const MemoKey& k, bool* inserted) {
 }
 
 absl::Status FoldSink::OnEvent(const Event& e) {
+  if (finishing_ || sorted_valid_) [[unlikely]] {  // an event after Finish
+    Join();
+    sorted_valid_ = false;
+  }
   if (!IsStackEvent(e.kind()) || !Keep(e.name)) return absl::OkStatus();
   if (e.stack.empty() && !e.stack_recorded) {
     ++unstacked_;
@@ -323,6 +358,9 @@ void FoldParts::MergePart(EventSink& part) {
 }
 
 void FoldSink::Merge(FoldSink&& other) {
+  Join();
+  other.Join();
+  sorted_valid_ = false;
   // The smaller map into the larger (the first part's moves in whole): copying both into the
   // empty map hashed and copied every stack of both parts.
   if (other.stacks_.size() > stacks_.size()) stacks_.swap(other.stacks_);
@@ -336,6 +374,9 @@ void FoldSink::Merge(FoldSink&& other) {
 }
 
 void FoldSink::Merge(const FoldSink& other) {
+  Join();
+  other.Join();
+  sorted_valid_ = false;
   for (const auto& [k, v] : other.stacks_) stacks_[k] += v;
   MergeCounts(other);
 }
@@ -372,20 +413,104 @@ std::string FoldSink::NothingFoldedReason() const {
 
 namespace {
 
-std::vector<const StackCounts::value_type*> Sorted(const StackCounts& stacks) {
-  std::vector<const StackCounts::value_type*> v;
-  v.reserve(stacks.size());
-  for (const auto& kv : stacks) v.push_back(&kv);
-  std::sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->first < b->first; });
-  return v;
+// The 8 bytes of `s` at `d` (zero-padded past its end) as one big-endian number, and how
+// many of them are the string's (8, or fewer at its end): ordering (word, len) orders the
+// strings' bytes from `d` on by their first 8, the shorter first when one ends inside them.
+struct Keyed {
+  uint64_t word;
+  uint32_t len;
+  const StackCounts::value_type* kv;
+};
+
+inline void KeyAt(size_t d, Keyed* k) {
+  const std::string& s = k->kv->first;
+  const size_t rem = s.size() - d;  // (d <= size: d grows only past full words)
+  uint64_t w = 0;
+  if (rem >= 8) {
+    std::memcpy(&w, s.data() + d, 8);
+    k->len = 8;
+  } else {
+    std::memcpy(&w, s.data() + d, rem);
+    k->len = static_cast<uint32_t>(rem);
+  }
+  k->word = __builtin_bswap64(w);
+}
+
+inline int KeyCmp(const Keyed& a, const Keyed& b) {
+  if (a.word != b.word) return a.word < b.word ? -1 : 1;
+  return a.len == b.len ? 0 : (a.len < b.len ? -1 : 1);
+}
+
+// Multikey quicksort (Bentley and Sedgewick) on 8-byte words: the entries that share the
+// pivot's word at `d` go on at d + 8 without comparing those bytes again. The folded lines
+// share long prefixes ("swapper;secondary_startup_64;...;do_idle;"), so std::sort's whole-
+// string compares were mostly memcmp of equal bytes (42% of the main thread's tail after the
+// workers, perf.data fold). a[0, n) agree on their first `d` bytes, their keys taken at `d`.
+void SortFrom(Keyed* a, size_t n, size_t d, int budget) {
+  while (n > 1) {
+    if (n <= 16 || budget == 0) {
+      // The rest by their bytes from d on (few entries, or a partition that keeps failing).
+      std::sort(a, a + n, [d](const Keyed& x, const Keyed& y) {
+        return std::string_view(x.kv->first).substr(d) < std::string_view(y.kv->first).substr(d);
+      });
+      return;
+    }
+    // The median of three keys as the pivot.
+    Keyed p0 = a[0], p1 = a[n / 2], p2 = a[n - 1];
+    if (KeyCmp(p1, p0) < 0) std::swap(p0, p1);
+    if (KeyCmp(p2, p1) < 0) std::swap(p1, p2);
+    if (KeyCmp(p1, p0) < 0) std::swap(p0, p1);
+    const Keyed pivot = p1;
+    // Three-way partition: [0, lt) below the pivot, [lt, gt) equal, [gt, n) above.
+    size_t lt = 0, i = 0, gt = n;
+    while (i < gt) {
+      const int c = KeyCmp(a[i], pivot);
+      if (c < 0) {
+        std::swap(a[lt++], a[i++]);
+      } else if (c > 0) {
+        std::swap(a[i], a[--gt]);
+      } else {
+        ++i;
+      }
+    }
+    SortFrom(a, lt, d, budget - 1);
+    SortFrom(a + gt, n - gt, d, budget - 1);
+    // The equal ones: identical strings when the pivot's word ended them (keys are unique,
+    // so at most one), else compared from the next word on.
+    if (pivot.len < 8) return;
+    a += lt;
+    n = gt - lt;
+    d += 8;
+    for (size_t j = 0; j < n; ++j) KeyAt(d, &a[j]);
+  }
 }
 
 }  // namespace
 
-void WriteFolded(const StackCounts& stacks, std::ostream& out) {
+std::vector<const StackCounts::value_type*> SortedStacks(const StackCounts& stacks) {
+  std::vector<Keyed> k;
+  k.reserve(stacks.size());
+  for (const auto& kv : stacks) {
+    k.push_back(Keyed{0, 0, &kv});
+    KeyAt(0, &k.back());
+  }
+  // Unlucky pivots end in std::sort after 2 log2(n) + 8 levels below or above a pivot (the
+  // equal ones going a word deeper cost no level): n log n compares at worst.
+  int budget = 8;
+  for (size_t n = k.size(); n > 1; n >>= 1) budget += 2;
+  SortFrom(k.data(), k.size(), 0, budget);
+  std::vector<const StackCounts::value_type*> v;
+  v.reserve(k.size());
+  for (const Keyed& e : k) v.push_back(e.kv);
+  return v;
+}
+
+namespace {
+
+void WriteSorted(const std::vector<const StackCounts::value_type*>& sorted, std::ostream& out) {
   std::string buf;
   buf.reserve(1 << 16);
-  for (auto* kv : Sorted(stacks)) {
+  for (auto* kv : sorted) {
     buf.append(kv->first);
     buf.push_back(' ');
     AppendInt(kv->second, &buf);
@@ -398,10 +523,14 @@ void WriteFolded(const StackCounts& stacks, std::ostream& out) {
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
 
+}  // namespace
+
+void WriteFolded(const StackCounts& stacks, std::ostream& out) { WriteSorted(SortedStacks(stacks), out); }
+
 nlohmann::json FoldedJson(const StackCounts& stacks, std::string_view event) {
   nlohmann::json out = nlohmann::json::array();
   uint64_t total = 0;
-  for (auto* kv : Sorted(stacks)) {
+  for (auto* kv : SortedStacks(stacks)) {
     nlohmann::json frames = nlohmann::json::array();
     std::string_view rest = kv->first;
     while (true) {
@@ -416,9 +545,14 @@ nlohmann::json FoldedJson(const StackCounts& stacks, std::string_view event) {
   return {{"event", std::string(event)}, {"total", total}, {"stacks", std::move(out)}};
 }
 
-void FoldSink::Write(std::ostream& out) const { WriteFolded(stacks_, out); }
+void FoldSink::Write(std::ostream& out) const {
+  Join();
+  if (sorted_valid_) return WriteSorted(sorted_, out);
+  WriteFolded(stacks_, out);
+}
 
 void FoldSink::WriteJson(std::ostream& out) const {
+  Join();
   nlohmann::json j = FoldedJson(stacks_, filter_);
   j["samples"] = samples_;  // events folded; `total` sums their weights
   // Replace, not throw, on invalid UTF-8 in symbol names.

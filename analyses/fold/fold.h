@@ -56,6 +56,8 @@ inline int32_t ShownPid(const Event& e) { return e.pid_hidden ? -1 : e.pid; }
 // include_tid; "?" for a pid below 0), spaces in the comm as '_'.
 void AppendRoot(const FoldOptions& opt, std::string_view comm, int32_t pid, int32_t tid,
                 std::string* key);
+// The entries of `stacks` in the bytewise order of their keys (WriteFolded's order).
+std::vector<const StackCounts::value_type*> SortedStacks(const StackCounts& stacks);
 // Writes "STACK COUNT" lines sorted bytewise.
 void WriteFolded(const StackCounts& stacks, std::ostream& out);
 // {"event": EVENT, "total": N, "stacks": [{"frames": [root, ..., leaf], "count": N}, ...]},
@@ -95,7 +97,10 @@ class FoldSink final : public EventSink {
   // (`total` sums the weights, `samples` counts the events).
   // Frames are the folded names (root first); ';' never occurs inside one (tidied to ':').
   void WriteJson(std::ostream& out) const;
-  size_t distinct_stacks() const { return stacks_.size(); }
+  size_t distinct_stacks() const {
+    Join();
+    return stacks_.size();
+  }
   // Events folded (each once, whatever its weight): tk info's count of the kept event type.
   uint64_t samples() const { return samples_; }
   // Events of the kept type dropped because no stack was recorded for them.
@@ -125,6 +130,9 @@ class FoldSink final : public EventSink {
   };
 
   bool Keep(std::string_view name);
+  // Waits for the worker's last flush and sort (finishing_); every use of stacks_ after
+  // Finish calls it first.
+  void Join() const;
   // Merge's part besides the stacks: the event type, the counts.
   void MergeCounts(const FoldSink& other);
   // Folds an event with stable views (StackFolder); `memo` is its index in memo_ (kNoMemo:
@@ -161,7 +169,15 @@ class FoldSink final : public EventSink {
   uint32_t MemoIndex(const MemoKey& k, bool* inserted);
   std::vector<uint64_t> memo_weight_;
   std::vector<uint32_t> memo_slot_;
-  std::unique_ptr<Worker> worker_;
+  mutable std::unique_ptr<Worker> worker_;
+  // With a worker thread (2 threads), Finish hands the last flush of the folder into stacks_
+  // and the sort of its lines to the worker's thread and returns (finishing_): the caller's
+  // thread tears the parse down (the input's unmapping, the symbol tables: ~1/3 of the serial
+  // end of a perf.data fold) while they run. sorted_ is stacks_ in Write's order while
+  // sorted_valid_ (nothing changed stacks_ since). Mutable: the const readers (Write) wait.
+  mutable bool finishing_ = false;
+  std::vector<const StackCounts::value_type*> sorted_;
+  bool sorted_valid_ = false;
 };
 
 // tk fold's sinks for a parser that splits its input (core/part_sink.h): each part folds

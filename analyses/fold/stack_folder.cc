@@ -154,16 +154,26 @@ void StackFolder::FlushTo(StackCounts* out) {
   // Room for every sequence at once: growing the map step by step hashed each folded string
   // again at every rehash.
   out->reserve(out->size() + seqs_.size());
-  std::string folded;
+  // Each string is made at its size and moved into the map: appending name by name grew it
+  // (reallocations), and the map's key was a copy of it (a malloc and memmove more a stack).
   for (SeqRec* rec : seqs_) {
     if (rec->count == 0) continue;
-    folded.clear();
-    for (size_t at = 0; at < rec->bytes; at += 4) {
-      uint32_t id;
-      std::memcpy(&id, rec->ids() + at, 4);
-      folded += names_[id];
+    const size_t n = rec->bytes / 4;
+    auto id = [rec](size_t i) {
+      uint32_t v;
+      std::memcpy(&v, rec->ids() + 4 * i, 4);
+      return v;
+    };
+    size_t size = 0;
+    for (size_t i = 0; i < n; ++i) size += names_[id(i)].size();
+    std::string folded(size, '\0');
+    char* at = folded.data();
+    for (size_t i = 0; i < n; ++i) {
+      const std::string& name = names_[id(i)];
+      std::memcpy(at, name.data(), name.size());
+      at += name.size();
     }
-    (*out)[folded] += rec->count;
+    out->try_emplace(std::move(folded), 0).first->second += rec->count;
     rec->count = 0;
   }
 }

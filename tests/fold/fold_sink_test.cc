@@ -1,6 +1,8 @@
 // FoldSink on hand-made events: roots, weights, event-type filtering, merging, order.
 #include "analyses/fold/fold.h"
 
+#include <algorithm>
+#include <random>
 #include <sstream>
 #include <vector>
 
@@ -158,6 +160,34 @@ TEST(FoldSink, WorkerThreadFoldsTheSame) {
     if (opt == 0) {
       EXPECT_NE(single.find("java;java/lang/Thread:::run_[j]"), std::string::npos) << single;
     }
+  }
+}
+
+// SortedStacks (WriteFolded's order) against std::sort of the same keys, on adversarial sets:
+// long shared prefixes with their ends at every offset around the 8-byte words it compares,
+// one key a prefix of another ("foo" and "foo.cold", "a;b" and "a;b;c"), ';' against the
+// bytes around it, NUL and high bytes, empty keys, many equal words.
+TEST(FoldSink, SortedStacksIsBytewise) {
+  std::mt19937 rng(16);
+  const std::string alphabet = std::string("ab.:; 09_~") + '\0' + "\x3a\x3c\x7f\x80\xff";
+  for (int round = 0; round < 300; ++round) {
+    StackCounts stacks;
+    const size_t n = rng() % (round < 50 ? 40 : 3000);
+    const std::string prefix(rng() % 70, "sw;"[rng() % 3]);
+    for (size_t i = 0; i < n; ++i) {
+      std::string k = rng() % 4 ? prefix.substr(0, rng() % (prefix.size() + 1)) : "";
+      const size_t len = rng() % 24;
+      for (size_t j = 0; j < len; ++j) k += alphabet[rng() % alphabet.size()];
+      stacks[k] += 1;
+      if (rng() % 3 == 0) stacks[k + (rng() % 2 ? ";x" : ".cold")] += 1;
+      if (rng() % 5 == 0 && !k.empty()) stacks[k.substr(0, k.size() - 1)] += 1;
+    }
+    std::vector<std::string> want;
+    for (const auto& kv : stacks) want.push_back(kv.first);
+    std::sort(want.begin(), want.end());
+    std::vector<std::string> got;
+    for (const auto* kv : SortedStacks(stacks)) got.push_back(kv->first);
+    ASSERT_EQ(got, want) << "round " << round;
   }
 }
 
