@@ -7,8 +7,9 @@
 #   --small  the same file names, copied from committed fixtures (a second; what CI uses to run
 #            every benchmark once so none can rot). Numbers from these are not figures.
 #   (none)   recorded here (needs root for perf -a and tracefs):
-#              perf-a-g.data      perf record -a -g -F 4000, 10 s of compile/compress/hash load (~13 MB)
-#              perf-a-g-big.data  the same for 30 s (~40 MB: issue 16's 15-70 MB range for tk fold)
+#              perf-a-g.data      perf record -a -g -F 4000, 10 s of a g++ compile load (~7-10 MB)
+#              perf-a-g-big.data  perf record -a -g -F 20000, 15 s of the same (~35-40 MB: issue
+#                                 16's 15-70 MB range for tk fold, at its -F 20000)
 #              sched.data         perf sched record -- perf bench sched pipe -l 100000 (~50 MB)
 #              bench.trace.dat    sched_switch/wakeup/waking/migrate + block:* via tracefs and
 #                                 trace-cmd extract, under perf bench sched messaging (v7, zstd)
@@ -59,34 +60,36 @@ bash "$here/bench/make_flamegraph_input.sh" "$here/build/tk" "$dir" 32
 [ "$(id -u)" = 0 ] || { echo "make-inputs: recording needs root (or use --small)" >&2; exit 1; }
 command -v perf >/dev/null || { echo "make-inputs: perf not installed" >&2; exit 1; }
 
-# A CPU load with deep, varied user and kernel stacks: compiling, compressing, hashing.
+# A compile load on both CPUs: g++ -O2 on four of tk's own sources (cc1plus: forks, execs,
+# mmaps, page faults and file reads under deep kernel stacks), two at a time, beside a tar | gzip
+# of one fixed header tree. Until session 11 the load also ran `md5sum /usr/bin/*` and a tiny
+# gcc compile; on a machine with a large /usr/bin (chromium and Go installed) md5sum took 54% of
+# the samples and gcc 0.6%, so the recording's stacks, and every ratio measured on it, depended
+# on what the machine had installed. The sources compiled here ship with the checkout.
 load() {
-  local t; t=$(mktemp -d)
-  for i in 1 2 3 4; do
-    printf '#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\nint f%d(int x){return x*%d;}\n' "$i" "$i" > "$t/u$i.c"
-    cat /usr/include/stdlib.h /usr/include/string.h >> "$t/u$i.c"
-  done
-  local end=$((SECONDS + ${1:-6}))
+  local end=$((SECONDS + ${1:-6})) i=0
+  local srcs=(core/task_table.cc core/stats.cc analyses/sched/latency.cc parsers/perf_data/abi.cc)
+  local cxx=(g++ -O2 -std=c++20 -I"$here" -isystem /usr/include/traceevent -c -o /dev/null)
   while ((SECONDS < end)); do
-    gcc -O2 -c -o /dev/null "$t/u$((RANDOM % 4 + 1)).c" 2>/dev/null &
-    tar -cf - /usr/include 2>/dev/null | gzip -1 > /dev/null &
-    md5sum /usr/bin/* > /dev/null 2>&1 &
+    "${cxx[@]}" "$here/${srcs[$((i % 4))]}" 2>/dev/null &
+    "${cxx[@]}" "$here/${srcs[$(((i + 1) % 4))]}" 2>/dev/null &
+    tar -cf - /usr/include/linux 2>/dev/null | gzip -1 > /dev/null &
     wait
+    i=$((i + 1))
   done
-  rm -rf "$t"
 }
 
 if [ ! -e "$dir/perf-a-g.data" ]; then
   echo "make-inputs: recording perf-a-g.data" >&2
-  export -f load
+  export -f load; export here
   perf record -q -a -g -F 4000 -o "$dir/perf-a-g.data" -- bash -c "load 10" 2>/dev/null
   rm -f "$dir/perf-a-g.data.old"
 fi
 
 if [ ! -e "$dir/perf-a-g-big.data" ]; then
   echo "make-inputs: recording perf-a-g-big.data" >&2
-  export -f load
-  perf record -q -a -g -F 4000 -o "$dir/perf-a-g-big.data" -- bash -c "load 30" 2>/dev/null
+  export -f load; export here
+  perf record -q -a -g -F 20000 -o "$dir/perf-a-g-big.data" -- bash -c "load 15" 2>/dev/null
   rm -f "$dir/perf-a-g-big.data.old"
 fi
 
