@@ -5,7 +5,7 @@
 // Pyroscope, Parca, speedscope. Frames are symbolized and named as `tk fold` names them.
 // The output is written to a temporary file next to OUT and renamed, so a failed run leaves
 // nothing behind; "-o -" writes to stdout. With --off-cpu the profile is `tk fold --off-cpu`'s
-// stacks (analyses/pprof/folded_profile.h): off-CPU time, sample type off-cpu/nanoseconds.
+// stacks (analyses/pprof/folded_profile.h): off-CPU time, sample type offcpu/microseconds.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -132,7 +132,7 @@ int RunPprof(int argc, char** argv) {
         rc != kExitOk)
       return rc;
     profile = analyses::pprof::SerializeFolded(sink->stacks(), {}, meta);
-    event = "off-cpu";
+    event = "offcpu";
     samples = sink->stacks().size();
   } else {
     analyses::pprof::ProfileBuilder builder(po);

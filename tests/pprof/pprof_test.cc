@@ -317,8 +317,8 @@ TEST(PprofGo, InlineFramesAreLinesOfOneLocation) {
   std::remove(out.c_str());
 }
 
-// tk pprof --off-cpu: tk fold --off-cpu's stacks as an off-cpu/nanoseconds profile
-// (testdata/offcpu): the decoded total is the fold's µs total × 1000, pprof -raw agrees, and
+// tk pprof --off-cpu: tk fold --off-cpu's stacks as an offcpu/microseconds profile
+// (testdata/offcpu): the decoded total is the fold's µs total, pprof -raw agrees, and
 // pprof -traces prints the fold's stacks (without the root) with their values.
 TEST(PprofGo, OffCpuEqualsTkFoldOffCpu) {
   std::string dir = SourcePath("testdata/offcpu");
@@ -341,11 +341,12 @@ TEST(PprofGo, OffCpuEqualsTkFoldOffCpu) {
   ASSERT_GT(fold_us, 0u);
   perftools::profiles::Profile p = Decode(out);
   ASSERT_EQ(p.sample_type_size(), 1);
-  EXPECT_EQ(p.string_table(p.sample_type(0).type()), "off-cpu");
-  EXPECT_EQ(p.string_table(p.sample_type(0).unit()), "nanoseconds");
+  EXPECT_EQ(p.string_table(p.sample_type(0).type()), "offcpu");
+  EXPECT_EQ(p.string_table(p.sample_type(0).unit()), "microseconds");
+  EXPECT_EQ(p.period(), 1);
   uint64_t total = 0;
   for (const auto& s : p.sample()) total += static_cast<uint64_t>(s.value(0));
-  EXPECT_EQ(total, fold_us * 1000);
+  EXPECT_EQ(total, fold_us);
   if (GoPprof().empty()) {
     if (std::getenv("CI")) ADD_FAILURE() << "go tool pprof missing (golang-1.19-go) under CI";
     return;
@@ -359,11 +360,12 @@ TEST(PprofGo, OffCpuEqualsTkFoldOffCpu) {
     std::smatch m;
     if (std::regex_match(line, m, kSample)) raw_total += std::stoull(m[1]);
   }
-  EXPECT_EQ(raw_total, fold_us * 1000) << raw;
+  EXPECT_EQ(raw_total, fold_us) << raw;
   std::map<std::string, uint64_t> traces = PprofTraces(out);
   std::string diff;
   for (const auto& [k, v] : fold) {
     auto t = traces.find(k);
+    // PprofTraces gives nanoseconds; pprof prints the µs values rounded to its display unit.
     if (t == traces.end() || std::abs(static_cast<double>(t->second) - 1000.0 * v) > 5.0 * v)
       diff += "fold:  " + k + " " + std::to_string(v) + "\n";
   }
