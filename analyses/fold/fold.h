@@ -176,7 +176,7 @@ class FoldSink final : public EventSink {
     MemoKey key;
     uint32_t memo = kNoMemo;
   };
-  // In huge pages (core/large_alloc.h), 2 MiB reserved at its first use: grown by doubling in
+  // Past 256 KiB in huge pages (core/large_alloc.h), from 2 MiB on: grown by doubling in
   // 4 KiB pages it was 320 page faults of the decoding thread on cc20k.data.
   std::vector<IdMemo, LargeAllocator<IdMemo>> memo_by_id_;
   // The memo index of `k` (a new one, *inserted, when it was not seen).

@@ -77,8 +77,14 @@ const StackMemo::Stack* StackMemo::Add(uint32_t key, uint64_t maps_generation,
                                        uint64_t kernel_generation, absl::Span<const Frame> frames,
                                        const Frame* dropped_ip) {
   if (key >= slots_.size()) {
-    if (slots_.capacity() == 0) slots_.reserve((size_t{2} << 20) / sizeof(Slot));
-    slots_.resize(std::max<size_t>(key + 1, 2 * slots_.size()));
+    const size_t n = std::max<size_t>(key + 1, 2 * slots_.size());
+    // Past 256 KiB straight to 2 MiB, one huge page (slots_' comment); small inputs stay in
+    // operator new's memory.
+    constexpr size_t kSmall = (size_t{256} << 10) / sizeof(Slot);
+    if (n > slots_.capacity() && n > kSmall) {
+      slots_.reserve(std::max(n, (size_t{2} << 20) / sizeof(Slot)));
+    }
+    slots_.resize(n);
   }
   const size_t n = frames.size() + (dropped_ip ? 1 : 0);
   Frame* f = frames_.Alloc(n);

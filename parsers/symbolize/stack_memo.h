@@ -137,7 +137,7 @@ class StackMemo {
     Stack stack;  // id 0: none
     uint64_t pending_maps = 0, pending_kernel = 0;  // ShouldAdd's first sight of others
   };
-  // By key id. In huge pages (core/large_alloc.h), 2 MiB reserved at the first Add: grown by
+  // By key id. Past 256 KiB in huge pages (core/large_alloc.h), from 2 MiB on: grown by
   // doubling in 4 KiB pages, each copy faulted in again, it was 892 page faults of the
   // decoding thread on cc20k.data.
   std::vector<Slot, LargeAllocator<Slot>> slots_;
