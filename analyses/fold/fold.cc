@@ -178,7 +178,7 @@ void FoldSink::SetDefaultType(std::string_view name) {
   defaulted_ = true;
 }
 
-bool FoldSink::Keep(std::string_view name) {
+bool FoldSink::KeepSlow(std::string_view name) {
   constexpr size_t kMaxTypes = 8;
   if (name.empty()) return true;  // perf script -F without "event": nothing to filter on
   if (filter_.empty()) {
@@ -238,7 +238,12 @@ uint32_t FoldSink::MemoIndex(const MemoKey& k, bool* inserted) {
   constexpr uint64_t kMaxDirect = 1 << 24;
   if (k.stack_id < kMaxDirect && k.stack_id < 2 * memo_by_id_.size() + 4096) {
     if (k.stack_id >= memo_by_id_.size()) {
-      memo_by_id_.resize(std::max<size_t>(k.stack_id + 1, 2 * memo_by_id_.size()));
+      const size_t n = std::max<size_t>(k.stack_id + 1, 2 * memo_by_id_.size());
+      constexpr size_t kSmall = (size_t{256} << 10) / sizeof(IdMemo);  // then 2 MiB at once
+      if (n > memo_by_id_.capacity() && n > kSmall) {
+        memo_by_id_.reserve(std::max(n, (size_t{2} << 20) / sizeof(IdMemo)));
+      }
+      memo_by_id_.resize(n);
     }
     IdMemo& d = memo_by_id_[k.stack_id];
     if (d.memo == kNoMemo) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
+#include <new>
 
 namespace tk::parsers::symbolize {
 
@@ -9,11 +11,11 @@ template <typename T>
 T* Arena<T>::Alloc(size_t n) {
   if (n == 0) return nullptr;
   if (blocks_.empty() || used_ + n > size_) {
-    size_ = std::max(n, kBlock);
-    blocks_.push_back(std::make_unique<T[]>(size_));
+    size_ = std::max(n, (blocks_.empty() ? kFirstBlock : kBlock) / sizeof(T));
+    blocks_.emplace_back(size_);
     used_ = 0;
   }
-  T* p = blocks_.back().get() + used_;
+  T* p = blocks_.back().p + used_;
   used_ += n;
   return p;
 }
@@ -74,10 +76,19 @@ bool StackMemo::ShouldAdd(uint32_t key, uint64_t maps_generation, uint64_t kerne
 const StackMemo::Stack* StackMemo::Add(uint32_t key, uint64_t maps_generation,
                                        uint64_t kernel_generation, absl::Span<const Frame> frames,
                                        const Frame* dropped_ip) {
-  if (key >= slots_.size()) slots_.resize(std::max<size_t>(key + 1, 2 * slots_.size()));
+  if (key >= slots_.size()) {
+    const size_t n = std::max<size_t>(key + 1, 2 * slots_.size());
+    // Past 256 KiB straight to 2 MiB, one huge page (slots_' comment); small inputs stay in
+    // operator new's memory.
+    constexpr size_t kSmall = (size_t{256} << 10) / sizeof(Slot);
+    if (n > slots_.capacity() && n > kSmall) {
+      slots_.reserve(std::max(n, (size_t{2} << 20) / sizeof(Slot)));
+    }
+    slots_.resize(n);
+  }
   const size_t n = frames.size() + (dropped_ip ? 1 : 0);
   Frame* f = frames_.Alloc(n);
-  std::copy(frames.begin(), frames.end(), f);
+  std::uninitialized_copy(frames.begin(), frames.end(), f);
   Slot& s = slots_[key];
   s.maps_generation = maps_generation;
   s.kernel_generation = kernel_generation;
@@ -85,7 +96,7 @@ const StackMemo::Stack* StackMemo::Add(uint32_t key, uint64_t maps_generation,
   s.stack.frames = absl::MakeConstSpan(f, frames.size());
   s.stack.dropped_ip = nullptr;
   if (dropped_ip) {
-    f[frames.size()] = *dropped_ip;
+    new (f + frames.size()) Frame(*dropped_ip);
     s.stack.dropped_ip = f + frames.size();
   }
   return &s.stack;
