@@ -7,6 +7,7 @@
 #include <tuple>
 #include <utility>
 
+#include "absl/hash/hash.h"
 #include "absl/strings/str_split.h"
 #include "analyses/fold/frame_name.h"
 #include "core/absl_compat.h"
@@ -21,9 +22,11 @@ constexpr size_t kOuterMemoMinFrames = 4;
 // space whose pages are touched in order as entries come. (The maps grow as absl grows them:
 // reserving their slots early touches pages at random, +9 MB of RSS for --no-children's 11K
 // entries on perf-a-g.data; what it saved the worker, 176M -> 163M instructions, came from the
-// emptier table's probes, a reserve late (at 32K) saved nothing.)
+// emptier table's probes, a reserve late (at 32K) saved nothing.) 1M entries (104 MB of
+// address space, untouched until used): cc20k.data's 134K entries passed the former 128K and
+// the doubling copied 13.6 MB into fresh pages on the worker (~7% of its CPU, perf record).
 constexpr size_t kGrowAt = 4096;
-constexpr size_t kReserveEntries = size_t{1} << 17;
+constexpr size_t kReserveEntries = size_t{1} << 20;
 
 // Kernel addresses on x86-64 and arm64 start at the top half.
 constexpr uint64_t kKernelStart = 0xffff800000000000ull;
@@ -180,6 +183,13 @@ uint32_t ReportSink::EntryFor(Table& t, uint64_t ctx, const Event& e, const Fram
                               bool sample_kernel) {
   const bool unmapped = IsUnknown(f.dso);
   if (!e.stable_views) return SlowEntry(t, 0, e, f, unmapped ? sample_kernel : IsKernelFrame(f));
+  // An unresolved frame under a sym key is keyed by its address, so its FrameKey finds no
+  // more than the content key does: it goes to the content index alone. On cc20k.data
+  // (perf -a -g under a g++ load) 126K of the 134K entries are unresolved addresses (cc1plus
+  // without frame pointers), each in both maps before: the fast map held 135K keys where it
+  // now holds 8K (cache-resident), and a new address costs one insert, not two.
+  if (key_sym_ && !Resolved(f))
+    return SlowEntry(t, ctx, e, f, unmapped ? sample_kernel : LevelOf(f, true));
   // Only the parts the sort keys use, so the cache never splits what the keys merge.
   FrameKey k{ctx << 1 | (unmapped && sample_kernel), nullptr, nullptr, 0};
   if (key_dso_ || key_sym_) k.dso = f.dso.data();
@@ -233,7 +243,7 @@ uint32_t ReportSink::SlowEntry(Table& t, uint64_t ctx, const Event& e, const Fra
     if (resolved) sym = strings_.Intern(f.symbol);
   }
   const EntryKey k = KeyOf(comm, dso, sym, SymbolAddress(f), e.tid, e.cpu);
-  auto [it, added] = t.index.try_emplace(k, static_cast<uint32_t>(t.entries.size()));
+  const auto [id, added] = IndexFind(t, k);
   if (added) {
     // One jump in capacity instead of doublings that copied and re-faulted a large table's
     // ~10 MB of entries at every step, on the worker's critical path. A small input stays below
@@ -249,7 +259,18 @@ uint32_t ReportSink::SlowEntry(Table& t, uint64_t ctx, const Event& e, const Fra
     en.kernel = kernel;  // the first sample to make the entry decides, as in perf
     t.entries.push_back(en);
   }
-  return it->second;
+  return id;
+}
+
+std::pair<uint32_t, bool> ReportSink::IndexFind(Table& t, const EntryKey& k) const {
+  const uint64_t h = absl::Hash<EntryKey>()(k);
+  const IndexProbe probe{k, static_cast<uint32_t>(h >> 32 ^ h), this, &t.entries};
+  bool added = false;
+  auto it = t.index.lazy_emplace(probe, [&](const auto& make) {
+    added = true;
+    make(IndexSlot{static_cast<uint32_t>(t.entries.size()), probe.hash});
+  });
+  return {it->id, added};
 }
 
 absl::Status ReportSink::OnEvent(const Event& e) {
@@ -461,7 +482,7 @@ void ReportSink::Merge(ReportSink& part) {
       const std::string_view comm = map(pe.comm, &last_comm), dso = map(pe.dso, &last_dso),
                              sym = map(pe.sym, &last_sym);
       const EntryKey k = KeyOf(comm, dso, sym, pe.addr, pe.tid, pe.cpu);
-      auto [it, added] = t.index.try_emplace(k, static_cast<uint32_t>(t.entries.size()));
+      const auto [id, added] = IndexFind(t, k);
       if (added) {
         Entry& en = t.entries.emplace_back(pe);
         en.comm = comm;
@@ -469,7 +490,7 @@ void ReportSink::Merge(ReportSink& part) {
         en.sym = sym;
         en.last_sample = 0;
       } else {
-        Entry& en = t.entries[it->second];
+        Entry& en = t.entries[id];
         en.self_period += pe.self_period;
         en.self_samples += pe.self_samples;
         en.children_period += pe.children_period;
