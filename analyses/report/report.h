@@ -370,6 +370,18 @@ class ReportSink final : public EventSink {
   std::array<DsoLevel, 64> dso_levels_{};
   // IsKernelFrame(f), through dso_levels_ when `stable`.
   bool LevelOf(const Frame& f, bool stable);
+  // A stable DSO view's interned short name, direct-mapped as dso_levels_ (in front of
+  // interned_views_: an unresolved frame's key needs its DSO's name on every lookup).
+  struct DsoName {
+    const char* data = nullptr;
+    size_t size = 0;
+    std::string_view name;
+  };
+  std::array<DsoName, 64> dso_names_{};
+  std::string_view InternedDso(std::string_view dso);
+  // The entry of an unresolved frame (stable views, sym sorted): by its content key alone.
+  uint32_t UnresolvedEntry(Table& t, uint64_t ctx, const Event& e, const Frame& f,
+                           bool sample_kernel);
   std::vector<std::string_view> context_comm_;  // by context id: the interned comm (key_comm_)
   // A stable view (by address and size; `dso`: its short name is meant) -> its interned copy.
   struct ViewKey {
