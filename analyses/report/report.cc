@@ -7,6 +7,7 @@
 #include <tuple>
 #include <utility>
 
+#include "absl/hash/hash.h"
 #include "absl/strings/str_split.h"
 #include "analyses/fold/frame_name.h"
 #include "core/absl_compat.h"
@@ -21,9 +22,11 @@ constexpr size_t kOuterMemoMinFrames = 4;
 // space whose pages are touched in order as entries come. (The maps grow as absl grows them:
 // reserving their slots early touches pages at random, +9 MB of RSS for --no-children's 11K
 // entries on perf-a-g.data; what it saved the worker, 176M -> 163M instructions, came from the
-// emptier table's probes, a reserve late (at 32K) saved nothing.)
+// emptier table's probes, a reserve late (at 32K) saved nothing.) 1M entries (104 MB of
+// address space, untouched until used): cc20k.data's 134K entries passed the former 128K and
+// the doubling copied 13.6 MB into fresh pages on the worker (~7% of its CPU, perf record).
 constexpr size_t kGrowAt = 4096;
-constexpr size_t kReserveEntries = size_t{1} << 17;
+constexpr size_t kReserveEntries = size_t{1} << 20;
 
 // Kernel addresses on x86-64 and arm64 start at the top half.
 constexpr uint64_t kKernelStart = 0xffff800000000000ull;
@@ -180,6 +183,12 @@ uint32_t ReportSink::EntryFor(Table& t, uint64_t ctx, const Event& e, const Fram
                               bool sample_kernel) {
   const bool unmapped = IsUnknown(f.dso);
   if (!e.stable_views) return SlowEntry(t, 0, e, f, unmapped ? sample_kernel : IsKernelFrame(f));
+  // An unresolved frame under a sym key is keyed by its address, so its FrameKey finds no
+  // more than the content key does: it goes to the content index alone. On cc20k.data
+  // (perf -a -g under a g++ load) 126K of the 134K entries are unresolved addresses (cc1plus
+  // without frame pointers), each in both maps before: the fast map held 135K keys where it
+  // now holds 8K (cache-resident), and a new address costs one insert, not two.
+  if (key_sym_ && !Resolved(f)) return UnresolvedEntry(t, ctx, e, f, sample_kernel);
   // Only the parts the sort keys use, so the cache never splits what the keys merge.
   FrameKey k{ctx << 1 | (unmapped && sample_kernel), nullptr, nullptr, 0};
   if (key_dso_ || key_sym_) k.dso = f.dso.data();
@@ -219,9 +228,7 @@ uint32_t ReportSink::SlowEntry(Table& t, uint64_t ctx, const Event& e, const Fra
   std::string_view comm, dso, sym;
   if (e.stable_views) {
     comm = key_comm_ ? context_comm_[ctx] : strings_.Intern(e.comm);
-    auto [d, new_dso] = interned_views_.try_emplace(ViewKey{f.dso.data(), f.dso.size(), true});
-    if (new_dso) d->second = strings_.Intern(ShortDso(f.dso));
-    dso = d->second;
+    dso = InternedDso(f.dso);
     if (resolved) {
       auto [y, new_sym] = interned_views_.try_emplace(ViewKey{f.symbol.data(), f.symbol.size()});
       if (new_sym) y->second = strings_.Intern(f.symbol);
@@ -233,7 +240,7 @@ uint32_t ReportSink::SlowEntry(Table& t, uint64_t ctx, const Event& e, const Fra
     if (resolved) sym = strings_.Intern(f.symbol);
   }
   const EntryKey k = KeyOf(comm, dso, sym, SymbolAddress(f), e.tid, e.cpu);
-  auto [it, added] = t.index.try_emplace(k, static_cast<uint32_t>(t.entries.size()));
+  const auto [id, added] = IndexFind(t, k);
   if (added) {
     // One jump in capacity instead of doublings that copied and re-faulted a large table's
     // ~10 MB of entries at every step, on the worker's critical path. A small input stays below
@@ -249,7 +256,49 @@ uint32_t ReportSink::SlowEntry(Table& t, uint64_t ctx, const Event& e, const Fra
     en.kernel = kernel;  // the first sample to make the entry decides, as in perf
     t.entries.push_back(en);
   }
-  return it->second;
+  return id;
+}
+
+std::string_view ReportSink::InternedDso(std::string_view view) {
+  DsoName& d = dso_names_[(reinterpret_cast<uintptr_t>(view.data()) >> 4) % dso_names_.size()];
+  if (d.data != view.data() || d.size != view.size() || d.name.data() == nullptr) {  // or unset
+    auto [it, added] = interned_views_.try_emplace(ViewKey{view.data(), view.size(), true});
+    if (added) it->second = strings_.Intern(ShortDso(view));
+    d = {view.data(), view.size(), it->second};
+  }
+  return d.name;
+}
+
+// SlowEntry's work for an unresolved frame without its symbol's views, and the level only
+// for a new entry (on cc20k.data 400K lookups, 126K new).
+uint32_t ReportSink::UnresolvedEntry(Table& t, uint64_t ctx, const Event& e, const Frame& f,
+                                     bool sample_kernel) {
+  const std::string_view dso = InternedDso(f.dso);
+  const std::string_view comm = key_comm_ ? context_comm_[ctx] : std::string_view();
+  const auto [id, added] = IndexFind(t, KeyOf(comm, dso, {}, f.ip, e.tid, e.cpu));
+  if (added) {
+    if (t.entries.size() == kGrowAt) t.entries.reserve(kReserveEntries);  // as SlowEntry
+    Entry en;
+    en.comm = key_comm_ ? comm : strings_.Intern(e.comm);
+    en.dso = dso;
+    en.addr = f.ip;
+    en.tid = e.tid;
+    en.cpu = e.cpu;
+    en.kernel = IsUnknown(f.dso) ? sample_kernel : LevelOf(f, true);
+    t.entries.push_back(en);
+  }
+  return id;
+}
+
+std::pair<uint32_t, bool> ReportSink::IndexFind(Table& t, const EntryKey& k) const {
+  const uint64_t h = absl::Hash<EntryKey>()(k);
+  const IndexProbe probe{k, static_cast<uint32_t>(h >> 32 ^ h), this, &t.entries};
+  bool added = false;
+  auto it = t.index.lazy_emplace(probe, [&](const auto& make) {
+    added = true;
+    make(IndexSlot{static_cast<uint32_t>(t.entries.size()), probe.hash});
+  });
+  return {it->id, added};
 }
 
 absl::Status ReportSink::OnEvent(const Event& e) {
@@ -461,7 +510,7 @@ void ReportSink::Merge(ReportSink& part) {
       const std::string_view comm = map(pe.comm, &last_comm), dso = map(pe.dso, &last_dso),
                              sym = map(pe.sym, &last_sym);
       const EntryKey k = KeyOf(comm, dso, sym, pe.addr, pe.tid, pe.cpu);
-      auto [it, added] = t.index.try_emplace(k, static_cast<uint32_t>(t.entries.size()));
+      const auto [id, added] = IndexFind(t, k);
       if (added) {
         Entry& en = t.entries.emplace_back(pe);
         en.comm = comm;
@@ -469,7 +518,7 @@ void ReportSink::Merge(ReportSink& part) {
         en.sym = sym;
         en.last_sample = 0;
       } else {
-        Entry& en = t.entries[it->second];
+        Entry& en = t.entries[id];
         en.self_period += pe.self_period;
         en.self_samples += pe.self_samples;
         en.children_period += pe.children_period;
@@ -497,309 +546,6 @@ bool ReportSink::Kept(const Entry& en) const {
   if (!dsos_.empty() && !dsos_.contains(en.dso)) return false;
   if (!symbols_.empty() && (en.sym.empty() || !symbols_.contains(en.sym))) return false;
   return true;
-}
-
-namespace {
-
-// A row's order as integers, compared word by word: ~children, ~self (descending), then the
-// sort keys' fields (ascending) packed most significant first into as few words as they fit:
-// an interned string's rank among the strings that key compares (interned: distinct views are
-// distinct strings, so ranks order as the strings do), tid and cpu offset so that signed order
-// is unsigned order, a symbol as its name's rank (unresolved: past every name, so resolved
-// rows come first) and then its start (unresolved: its address; static twins of one name by
-// their start). A repeated key adds no field.
-struct Field {
-  Key key;
-  bool addr;  // kSym's second field
-  int bits;
-  int word, shift;  // where it packs: w[2 + word] << shift
-};
-
-uint64_t SignedWord(int32_t v) { return static_cast<uint32_t>(v) ^ 0x80000000u; }
-
-int BitsFor(size_t n) {  // bits that hold 0..n
-  int b = 1;
-  while (b < 64 && (n >> b) != 0) ++b;
-  return b;
-}
-
-// Every row's rank of the interned view `get` yields, by content; `*distinct` receives the
-// number of distinct views. Empty views (an unresolved symbol) are skipped when `skip_empty`.
-template <typename Get>
-std::vector<uint32_t> Ranks(const std::vector<const Entry*>& rows, Get get, bool skip_empty,
-                            size_t* distinct) {
-  absl::flat_hash_map<const char*, uint32_t> index;  // view -> views[i]
-  std::vector<std::string_view> views;
-  std::vector<uint32_t> of_row(rows.size());
-  const char* last = nullptr;
-  uint32_t last_index = 0;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const std::string_view v = get(*rows[i]);
-    if (skip_empty && v.empty()) continue;
-    if (v.data() != last || views.empty()) {  // entries of one comm and DSO come in runs
-      auto [it, added] = index.try_emplace(v.data(), static_cast<uint32_t>(views.size()));
-      if (added) views.push_back(v);
-      last = v.data();
-      last_index = it->second;
-    }
-    of_row[i] = last_index;
-  }
-  std::vector<uint32_t> order(views.size()), rank(views.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return views[a] < views[b]; });
-  for (size_t i = 0; i < order.size(); ++i) rank[order[i]] = static_cast<uint32_t>(i);
-  for (size_t i = 0; i < rows.size(); ++i) {
-    of_row[i] = skip_empty && get(*rows[i]).empty() ? static_cast<uint32_t>(views.size())
-                                                     : rank[of_row[i]];
-  }
-  *distinct = views.size();
-  return of_row;
-}
-
-// A word of every row as its rank among the word's distinct values (ascending); `*bits`
-// receives the bits that hold the ranks (0 for a single value).
-template <typename Row>
-std::vector<uint32_t> WordRanks(const std::vector<Row>& rows, size_t word, int* bits) {
-  absl::flat_hash_map<uint64_t, uint32_t> index;  // value -> values[i]
-  std::vector<uint64_t> values;
-  std::vector<uint32_t> of_row(rows.size());
-  uint64_t last = 0;
-  uint32_t last_index = 0;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const uint64_t v = rows[i].w[word];
-    if (v != last || values.empty()) {  // a table's small values come in runs
-      auto [it, added] = index.try_emplace(v, static_cast<uint32_t>(values.size()));
-      if (added) values.push_back(v);
-      last = v;
-      last_index = it->second;
-    }
-    of_row[i] = last_index;
-  }
-  std::vector<uint32_t> order(values.size()), rank(values.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
-  std::sort(order.begin(), order.end(),
-            [&](uint32_t a, uint32_t b) { return values[a] < values[b]; });
-  for (size_t i = 0; i < order.size(); ++i) rank[order[i]] = static_cast<uint32_t>(i);
-  for (uint32_t& r : of_row) r = rank[r];
-  *bits = values.size() > 1 ? BitsFor(values.size() - 1) : 0;
-  return of_row;
-}
-
-// The rows in their words' order, by least significant digit first radix passes (stable):
-// the words after the first packed one (a symbol's start, further keys) from the last, then
-// one key of the two values as ranks among their distinct values (a large table has few: most
-// of its rows are one or two samples' periods) followed by the first packed word's used bits
-// (or, when they do not fit in the key's 64 bits, that word's passes first). Equal keys keep
-// the later words' order, so the order is the words' (no two rows have equal words). On
-// perf-a-g.data's 97K rows (callgrind --threads 1) std::sort of the words, in two halves
-// merged on two threads, was 52.6M instructions; this is 43.0M, with the values' ranks on a
-// second thread.
-template <typename Row>
-void RadixOrder(const std::vector<Row>& sorted, int packed_bits, bool two_threads,
-                std::vector<const Entry*>* rows) {
-  constexpr size_t kWords = std::tuple_size_v<decltype(Row::w)>;
-  const size_t n = sorted.size();
-  struct Item {
-    uint64_t key;
-    uint32_t row;
-  };
-  std::vector<Item> a(n), b(n);
-  for (size_t i = 0; i < n; ++i) a[i].row = static_cast<uint32_t>(i);
-  constexpr int kDigit = 11;
-  constexpr uint64_t kMask = (1u << kDigit) - 1;
-  std::vector<uint32_t> count(size_t{1} << kDigit);
-  // Orders `a` by its keys' low `bits` bits, keeping the order of equal ones.
-  auto pass = [&](int bits) {
-    for (int shift = 0; shift < bits; shift += kDigit) {
-      std::fill(count.begin(), count.end(), 0);
-      for (const Item& it : a) ++count[(it.key >> shift) & kMask];
-      if (count[(a[0].key >> shift) & kMask] == n) continue;  // one digit: the order stands
-      uint32_t sum = 0;
-      for (uint32_t& c : count) sum += std::exchange(c, sum);
-      for (const Item& it : a) b[count[(it.key >> shift) & kMask]++] = it;
-      a.swap(b);
-    }
-  };
-  auto by_word = [&](size_t k) {
-    for (Item& it : a) it.key = sorted[it.row].w[k];
-    pass(64);
-  };
-  // The values' ranks (with two threads on a second one) while the later words are ordered.
-  int b0 = 0, b1 = 0;
-  std::vector<uint32_t> r0, r1;
-  auto ranks = [&] {
-    r0 = WordRanks(sorted, 0, &b0);
-    r1 = WordRanks(sorted, 1, &b1);
-  };
-  std::thread second;
-  if (two_threads && n >= kParallelRows) {
-    second = std::thread(ranks);
-  } else {
-    ranks();
-  }
-  for (size_t k = kWords; k-- > 3;) by_word(k);
-  if (second.joinable()) second.join();
-  int bw = kWords > 2 ? packed_bits : 0;
-  if (b0 + b1 + bw > 64) {
-    by_word(2);
-    bw = 0;
-  }
-  for (Item& it : a) {
-    uint64_t key = uint64_t{r0[it.row]} << b1 | r1[it.row];
-    if constexpr (kWords > 2) {
-      if (bw >= 64) {  // one value each: the word alone
-        key = sorted[it.row].w[2];
-      } else if (bw > 0) {
-        key = key << bw | sorted[it.row].w[2] >> (64 - bw);
-      }
-    }
-    it.key = key;
-  }
-  pass(b0 + b1 + bw);
-  for (size_t i = 0; i < n; ++i) (*rows)[i] = sorted[a[i].row].en;
-}
-
-// The rows sorted by their words (N: the 2 values and the packed fields): made (with
-// `two_threads`, the second half on a second thread) and put in order by RadixOrder;
-// `packed_bits` is how many top bits of the first packed word the fields use.
-template <size_t N>
-void SortByWords(const std::vector<Field>& fields,
-                 const std::vector<uint32_t>* const ranks[5], bool children, bool two_threads,
-                 int packed_bits, std::vector<const Entry*>* rows) {
-  struct Row {
-    std::array<uint64_t, N> w;
-    const Entry* en;
-    // Word by word, unrolled (std::array's operator< is a generic lexicographical_compare
-    // loop).
-    bool operator<(const Row& o) const {
-      for (size_t i = 0; i + 1 < N; ++i)
-        if (w[i] != o.w[i]) return w[i] < o.w[i];
-      return w[N - 1] < o.w[N - 1];
-    }
-  };
-  std::vector<Row> sorted(rows->size());
-  auto make = [&](size_t from, size_t to) {
-    for (size_t i = from; i < to; ++i) {
-      const Entry& en = *(*rows)[i];
-      Row& row = sorted[i];
-      row.en = &en;
-      row.w.fill(0);
-      row.w[0] = ~(children ? en.children_period : 0);
-      row.w[1] = ~en.self_period;
-      for (const Field& f : fields) {
-        uint64_t v = 0;
-        switch (f.key) {
-          case Key::kPid:
-            v = SignedWord(en.tid);
-            break;
-          case Key::kCpu:
-            v = SignedWord(en.cpu);
-            break;
-          case Key::kSym:
-            if (f.addr) {
-              v = en.addr;
-              break;
-            }
-            [[fallthrough]];
-          default:
-            v = (*ranks[static_cast<int>(f.key)])[i];
-        }
-        if constexpr (N > 2) row.w[2 + f.word] |= v << f.shift;
-      }
-    }
-  };
-  const size_t n = sorted.size();
-  if (n == 0) return;
-  if (!two_threads || n < kParallelRows) {
-    make(0, n);
-  } else {
-    std::thread second([&] { make(n / 2, n); });
-    make(0, n / 2);
-    second.join();
-  }
-  RadixOrder(sorted, N > 2 ? packed_bits : 0, two_threads, rows);
-}
-
-}  // namespace
-
-std::vector<const Entry*> SortedRows(const ReportSink& r, const Table& t, uint64_t* total,
-                                     uint64_t* samples) {
-  std::vector<const Entry*> rows;
-  uint64_t kept_period = 0, kept_samples = 0;
-  const bool children = r.children();
-  for (const Entry& en : t.entries) {
-    if (!r.Kept(en)) continue;
-    kept_period += en.self_period;
-    kept_samples += en.self_samples;
-    if (children || en.self_samples != 0) rows.push_back(&en);  // else only callchains made it
-  }
-  *total = r.options().relative ? kept_period : t.period;
-  *samples = r.options().relative ? kept_samples : t.samples;
-  // The fields in key order (each key once) and the words they pack into.
-  std::vector<uint32_t> rank_store[5];
-  const std::vector<uint32_t>* ranks[5] = {};
-  std::vector<Field> fields;
-  int word = -1, used = 64;
-  auto add = [&](Key k, bool addr, int bits) {
-    if (used + bits > 64) {
-      ++word;
-      used = 0;
-    }
-    used += bits;
-    fields.push_back({k, addr, bits, word, 64 - used});
-  };
-  // The string keys' ranks (each key once), the last of them on a second thread for a large
-  // table with two threads.
-  const bool two_threads = r.options().threads >= 2;
-  size_t distinct[5] = {};
-  std::vector<Key> ranked;
-  for (Key k : r.sort_keys()) {
-    if ((k == Key::kComm || k == Key::kDso || k == Key::kSym) &&
-        std::find(ranked.begin(), ranked.end(), k) == ranked.end())
-      ranked.push_back(k);
-  }
-  auto rank = [&](Key k) {
-    const int ki = static_cast<int>(k);
-    if (k == Key::kComm) {
-      rank_store[ki] = Ranks(rows, [](const Entry& en) { return en.comm; }, false, &distinct[ki]);
-    } else if (k == Key::kDso) {
-      rank_store[ki] = Ranks(rows, [](const Entry& en) { return en.dso; }, false, &distinct[ki]);
-    } else {
-      rank_store[ki] = Ranks(rows, [](const Entry& en) { return en.sym; }, true, &distinct[ki]);
-    }
-  };
-  if (two_threads && rows.size() >= kParallelRows && ranked.size() >= 2) {
-    std::thread second([&] { rank(ranked.back()); });
-    for (size_t i = 0; i + 1 < ranked.size(); ++i) rank(ranked[i]);
-    second.join();
-  } else {
-    for (Key k : ranked) rank(k);
-  }
-  for (Key k : r.sort_keys()) {
-    const int ki = static_cast<int>(k);
-    if (ranks[ki] || std::any_of(fields.begin(), fields.end(), [k](const Field& f) {
-          return f.key == k;
-        }))
-      continue;
-    if (k == Key::kPid || k == Key::kCpu) {
-      add(k, false, 32);
-      continue;
-    }
-    ranks[ki] = &rank_store[ki];
-    add(k, false, BitsFor(distinct[ki]));
-    if (k == Key::kSym) add(k, true, 64);
-  }
-  // One instantiation per count of words (the 2 values and 0..6 packed words: five keys at
-  // most, the symbol's two).
-  using SortFn = decltype(&SortByWords<2>);
-  static constexpr SortFn kSort[] = {&SortByWords<2>, &SortByWords<3>, &SortByWords<4>,
-                                     &SortByWords<5>, &SortByWords<6>, &SortByWords<7>,
-                                     &SortByWords<8>};
-  int packed_bits = 0;  // the first packed word's: its fields fill it from the top
-  for (const Field& f : fields)
-    if (f.word == 0) packed_bits = std::max(packed_bits, 64 - f.shift);
-  kSort[std::min(word + 1, 6)](fields, ranks, children, two_threads, packed_bits, &rows);
-  return rows;
 }
 
 }  // namespace tk::analyses::report

@@ -21,7 +21,9 @@
 // Speed: a sample's comm/tid/cpu (the per-sample part of the key) becomes a small context id
 // once per sample; each frame then finds its entry by {context, DSO view, symbol view, start}
 // in one hash probe (perf.data's views are stable: Event::stable_views), and only a miss
-// builds the content key. A thread's next sample mostly repeats its outer frames: those
+// builds the content key. An unresolved frame (keyed by its address when sym is sorted) is
+// looked up by its content key alone, which a view key would only repeat. The content index
+// holds 8-byte {entry id, hash} slots; a match compares the entry's own fields. A thread's next sample mostly repeats its outer frames: those
 // (same views and ip as the thread's previous stack of 4 frames or more) take that stack's
 // entries without a probe. Recursion is counted once by a per-entry "last sample" stamp.
 //
@@ -54,6 +56,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -190,11 +193,42 @@ struct StackKey {
   }
 };
 
+class ReportSink;
+
+// The content index's slot: an entry's id and its EntryKey's 32-bit hash, 8 bytes where a map
+// of EntryKey -> id took 48 (cc20k.data's 134K entries: 2.3 MB of slots and control bytes
+// against 12.5 MB, most of it touched at random as the table grew). A lookup carries its key
+// (IndexProbe); a slot whose hash matches compares the key of the entry it names, read from
+// the table, so the entry is the key's only copy. Rehashing reads the stored hash only.
+struct IndexSlot {
+  uint32_t id;
+  uint32_t hash;
+};
+struct IndexProbe {
+  EntryKey key;
+  uint32_t hash;
+  const ReportSink* sink;  // the sort keys: which of an entry's fields its key holds
+  const std::vector<Entry>* entries;
+};
+struct IndexHash {
+  using is_transparent = void;
+  // The 32 bits spread over the word absl takes its slot (high bits) and tag (low 7) from.
+  static size_t Spread(uint32_t h) { return uint64_t{h} * 0x9e3779b97f4a7c15ull; }
+  size_t operator()(const IndexSlot& s) const { return Spread(s.hash); }
+  size_t operator()(const IndexProbe& p) const { return Spread(p.hash); }
+};
+struct IndexEq {
+  using is_transparent = void;
+  bool operator()(const IndexSlot& a, const IndexSlot& b) const { return a.id == b.id; }
+  inline bool operator()(const IndexProbe& p, const IndexSlot& s) const;
+  bool operator()(const IndexSlot& s, const IndexProbe& p) const { return (*this)(p, s); }
+};
+
 struct Table {
   std::string event;
   uint64_t samples = 0, period = 0;
   std::vector<Entry> entries;
-  absl::flat_hash_map<EntryKey, uint32_t> index;     // content key -> entries[i]
+  absl::flat_hash_set<IndexSlot, IndexHash, IndexEq> index;  // content key -> entries[i]
   absl::flat_hash_map<FrameKey, uint32_t> fast;      // stable views -> entries[i]
   // The stack memo: {context, stack_id} -> offset in stack_ids of [n, self, n children ids].
   absl::flat_hash_map<StackKey, uint32_t> stacks;
@@ -252,6 +286,13 @@ class ReportSink final : public EventSink {
   // An entry's content key from its (interned) fields: the sort keys' parts only.
   EntryKey KeyOf(std::string_view comm, std::string_view dso, std::string_view sym,
                  uint64_t addr, int32_t tid, int32_t cpu) const;
+  friend struct IndexEq;
+  EntryKey KeyOf(const Entry& en) const {
+    return KeyOf(en.comm, en.dso, en.sym, en.addr, en.tid, en.cpu);
+  }
+  // The id of the entry keyed `k` in `t`'s index, else t.entries.size(), added to the index
+  // (second: true; the caller appends the entry).
+  std::pair<uint32_t, bool> IndexFind(Table& t, const EntryKey& k) const;
   // Adds sample `e` to table `t` (on the worker when there is one).
   void Accumulate(Table& t, const Event& e);
 
@@ -331,6 +372,18 @@ class ReportSink final : public EventSink {
   std::array<DsoLevel, 64> dso_levels_{};
   // IsKernelFrame(f), through dso_levels_ when `stable`.
   bool LevelOf(const Frame& f, bool stable);
+  // A stable DSO view's interned short name, direct-mapped as dso_levels_ (in front of
+  // interned_views_: an unresolved frame's key needs its DSO's name on every lookup).
+  struct DsoName {
+    const char* data = nullptr;
+    size_t size = 0;
+    std::string_view name;
+  };
+  std::array<DsoName, 64> dso_names_{};
+  std::string_view InternedDso(std::string_view dso);
+  // The entry of an unresolved frame (stable views, sym sorted): by its content key alone.
+  uint32_t UnresolvedEntry(Table& t, uint64_t ctx, const Event& e, const Frame& f,
+                           bool sample_kernel);
   std::vector<std::string_view> context_comm_;  // by context id: the interned comm (key_comm_)
   // A stable view (by address and size; `dso`: its short name is meant) -> its interned copy.
   struct ViewKey {
@@ -365,6 +418,10 @@ class ReportSink final : public EventSink {
   std::unique_ptr<Batch> batch_;
   std::thread worker_;
 };
+
+bool IndexEq::operator()(const IndexProbe& p, const IndexSlot& s) const {
+  return s.hash == p.hash && p.sink->KeyOf((*p.entries)[s.id]) == p.key;
+}
 
 // tk report's sinks for a parser that splits its input (core/part_sink.h): each part
 // accumulates into a ReportSink of its own with `out`'s options but no worker thread (the

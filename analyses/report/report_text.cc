@@ -144,15 +144,33 @@ size_t CellWidth(const ReportSink& r, const Column& c, const Entry& en) {
   return 0;
 }
 
+// Brings the cache lines of an entry (104 bytes: two or three lines) a few rows ahead.
+void PrefetchEntry(const Entry* en) {
+  const char* p = reinterpret_cast<const char*>(en);
+  __builtin_prefetch(p);
+  __builtin_prefetch(p + 64);
+  __builtin_prefetch(p + sizeof(Entry) - 1);
+}
+
+// Rows come sorted by value, so their entries are read at random: the widths take one pass
+// over the rows for every key column at once, and the entries a few rows ahead are prefetched
+// (cc20k.data's 134K rows, 14 MB of entries: one pass per key column missed the cache three
+// times a row, ~10% of the end phase's samples).
+constexpr size_t kPrefetchRows = 8;
+
 Layout MakeLayout(const ReportSink& r, const std::vector<const Entry*>& rows) {
   Layout l;
   l.cols = Columns(r);
-  for (const Column& c : l.cols) {
-    size_t w = c.is_key ? HeaderName(r, c).size() : ValueWidth(c.value);
-    if (c.is_key) {
-      for (const Entry* en : rows) w = std::max(w, CellWidth(r, c, *en));
-    }
-    l.widths.push_back(w);
+  std::vector<size_t> keys;  // the key columns
+  for (size_t i = 0; i < l.cols.size(); ++i) {
+    const Column& c = l.cols[i];
+    l.widths.push_back(c.is_key ? HeaderName(r, c).size() : ValueWidth(c.value));
+    if (c.is_key) keys.push_back(i);
+  }
+  if (keys.empty()) return l;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (i + kPrefetchRows < rows.size()) PrefetchEntry(rows[i + kPrefetchRows]);
+    for (size_t k : keys) l.widths[k] = std::max(l.widths[k], CellWidth(r, l.cols[k], *rows[i]));
   }
   return l;
 }
@@ -314,7 +332,9 @@ void FormatRows(const ReportSink& r, const Layout& l, uint64_t total,
   };
   std::vector<Last> last(l.cols.size());
   size_t used = 0;
-  for (const Entry* en : rows) {
+  for (size_t row = 0; row < rows.size(); ++row) {
+    if (row + kPrefetchRows < rows.size()) PrefetchEntry(rows[row + kPrefetchRows]);
+    const Entry* en = rows[row];
     if (o.percent_limit > 0 && LimitPercent(r, *en, total) < o.percent_limit) continue;
     if (used + room > buf.size()) {
       flush(buf.data(), used);
