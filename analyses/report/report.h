@@ -23,9 +23,10 @@
 // in one hash probe (perf.data's views are stable: Event::stable_views), and only a miss
 // builds the content key. An unresolved frame (keyed by its address when sym is sorted) is
 // looked up by its content key alone, which a view key would only repeat. The content index
-// holds 8-byte {entry id, hash} slots; a match compares the entry's own fields. A thread's next sample mostly repeats its outer frames: those
-// (same views and ip as the thread's previous stack of 4 frames or more) take that stack's
-// entries without a probe. Recursion is counted once by a per-entry "last sample" stamp.
+// holds 8-byte {entry id, hash} slots; a match compares the entry's own fields. A thread's
+// next sample mostly repeats its outer frames: those (same views and ip as the thread's
+// previous stack of 4 frames or more) take that stack's entries without a probe. Recursion
+// is counted once by a per-entry "last sample" stamp.
 //
 // Repeated stacks: a sample whose parser gives a stack_id (core/event.h: the same id means
 // the same frames) is looked up by {context, stack_id} in its table's stack memo. A hit is
