@@ -16,6 +16,7 @@
 #include "core/diag.h"
 #include "core/input.h"
 #include "core/run_settings.h"
+#include "core/sanitizers.h"
 
 namespace tk::cli {
 namespace {
@@ -27,17 +28,7 @@ int Threads(int requested) { return ResolveThreads(requested); }
 // Whether the folded stacks may be left unfreed at the end (a CLI process about to exit:
 // freeing ~10^4 strings and their map was ~1 ms of the serial end of a perf.data fold).
 // Sanitizer builds free them, so their leak checks stay meaningful.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kLeakAtExit = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
-constexpr bool kLeakAtExit = false;
-#else
-constexpr bool kLeakAtExit = true;
-#endif
-#else
-constexpr bool kLeakAtExit = true;
-#endif
+constexpr bool kLeakAtExit = !kAddressOrMemorySanitizer;
 
 }  // namespace
 

@@ -4,21 +4,12 @@
 
 #include <cstdint>
 
+#include "core/sanitizers.h"
+
 namespace tk {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kMapLarge = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
-    __has_feature(thread_sanitizer)
-constexpr bool kMapLarge = false;
-#else
-constexpr bool kMapLarge = true;
-#endif
-#else
-constexpr bool kMapLarge = true;
-#endif
+constexpr bool kMapLarge = !kAddressOrMemorySanitizer && !kThreadSanitizer;
 
 constexpr size_t kHuge = size_t{2} << 20;  // x86-64's (and arm64's 4 KiB-page) PMD size
 

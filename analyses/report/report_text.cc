@@ -344,7 +344,7 @@ void FormatRows(const ReportSink& r, const Layout& l, uint64_t total,
     for (size_t i = 0; i < l.cols.size(); ++i) {
       *p++ = ' ';
       *p++ = ' ';
-      uint64_t word;
+      uint64_t word = 0;  // (set when CellWord returns true; gcc cannot tell)
       const bool by_word = CellWord(l.cols[i], *en, &word);
       Last& prev = last[i];
       if (by_word && prev.valid && prev.word == word) {
