@@ -252,12 +252,18 @@ TEST_F(LiveRecord, IolatPerfDataAndTraceDatOfOneRunAgree) {
                      << "): counts not compared";
     return;
   }
+  // perf's window holds tracefs's (perf is enabled first and stopped last), so perf has every
+  // request tracefs has; in its margins the loop devices' ext4 may write too (a journal
+  // commit: seen once in 8 runs, one request more in perf: block_bio_queue 611 vs 610,
+  // block_getrq 314 vs 313, block_rq_issue 512 vs 511), so a few more are allowed, not fewer.
+  constexpr uint64_t kMarginRequests = 8;
   for (const auto& [ev, n] : dat.events) {
     if (ev.rfind("block_", 0) != 0) continue;
     if (ev == "block_rq_complete" || ev == "block_bio_complete") {
-      EXPECT_LE(Count(perf, ev), n) << ev;
+      EXPECT_LE(Count(perf, ev), n + kMarginRequests) << ev;
     } else {
-      EXPECT_EQ(Count(perf, ev), n) << ev;
+      EXPECT_GE(Count(perf, ev), n) << ev;
+      EXPECT_LE(Count(perf, ev), n + kMarginRequests) << ev;
     }
   }
   EXPECT_GE(Count(perf, "sched_switch"), Count(dat, "sched_switch"));
