@@ -5,32 +5,31 @@
 #ifndef TK_CORE_SANITIZERS_H_
 #define TK_CORE_SANITIZERS_H_
 
+#if defined(__has_feature)
+#define TK_HAS_FEATURE(x) __has_feature(x)
+#else
+#define TK_HAS_FEATURE(x) 0
+#endif
+
 namespace tk {
 
-#if defined(__SANITIZE_ADDRESS__)
-inline constexpr bool kAddressOrMemorySanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
-inline constexpr bool kAddressOrMemorySanitizer = true;
+inline constexpr bool kAddressOrMemorySanitizer =
+#if defined(__SANITIZE_ADDRESS__) || TK_HAS_FEATURE(address_sanitizer) || \
+    TK_HAS_FEATURE(memory_sanitizer)
+    true;
 #else
-inline constexpr bool kAddressOrMemorySanitizer = false;
-#endif
-#else
-inline constexpr bool kAddressOrMemorySanitizer = false;
+    false;
 #endif
 
-#if defined(__SANITIZE_THREAD__)
-inline constexpr bool kThreadSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-inline constexpr bool kThreadSanitizer = true;
+inline constexpr bool kThreadSanitizer =
+#if defined(__SANITIZE_THREAD__) || TK_HAS_FEATURE(thread_sanitizer)
+    true;
 #else
-inline constexpr bool kThreadSanitizer = false;
-#endif
-#else
-inline constexpr bool kThreadSanitizer = false;
+    false;
 #endif
 
 }  // namespace tk
+
+#undef TK_HAS_FEATURE
 
 #endif  // TK_CORE_SANITIZERS_H_
