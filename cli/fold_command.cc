@@ -52,8 +52,8 @@ int RunFold(int argc, char** argv) {
   bool json = false;
   app.add_flag("--json", json, "One JSON object: {event, total, stacks: [{frames, count}]}");
   app.add_option("--threads", threads,
-                 "Threads (default 2 on 2+ cores): text folds in two halves, perf.data stacks "
-                 "fold beside the reader; output is the same with 1")
+                 "Threads (default 2 on 2+ cores): text folds in two halves, perf.data is read "
+                 "(and its stacks folded) beside the decoding; output is the same with 1")
       ->check(CLI::PositiveNumber);
   AddSymbolOptions(app, &popts);
   OffCpuFlags offcpu;

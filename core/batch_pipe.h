@@ -19,6 +19,7 @@
 #ifndef TK_CORE_BATCH_PIPE_H_
 #define TK_CORE_BATCH_PIPE_H_
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -52,6 +53,65 @@ class BatchPipe {
     ++put_;
     work_cv_.notify_one();
     return true;
+  }
+
+  // Producer: Put, doing `idle()` while no room is free instead of sleeping: idle returns
+  // false when it had nothing to do, and the producer then sleeps until room frees up or a
+  // short while has passed (the work idle does may arrive meanwhile, unannounced).
+  template <typename Idle>
+  bool Put(std::unique_ptr<Batch> b, Idle&& idle) {
+    while (true) {
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        if (cancelled_) return false;
+        if (full_.size() < max_queued_) {
+          full_.push_back(std::move(b));
+          ++put_;
+          work_cv_.notify_one();
+          return true;
+        }
+      }
+      if (idle()) continue;
+      std::unique_lock<std::mutex> lock(mu_);
+      space_cv_.wait_for(lock, kIdlePoll,
+                         [&] { return cancelled_ || full_.size() < max_queued_; });
+    }
+  }
+
+  // Producer (or any thread): Put without waiting; false (and `b` kept) when no room is free
+  // or the pipe was cancelled.
+  bool TryPut(std::unique_ptr<Batch>& b) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (cancelled_ || full_.size() >= max_queued_) return false;
+    full_.push_back(std::move(b));
+    ++put_;
+    work_cv_.notify_one();
+    return true;
+  }
+
+  // Consumer (or any thread): the next batch if one waits, else nullptr; never waits.
+  std::unique_ptr<Batch> TryTake() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (cancelled_ || full_.empty()) return nullptr;
+    std::unique_ptr<Batch> b = std::move(full_.front());
+    full_.pop_front();
+    space_cv_.notify_one();
+    return b;
+  }
+
+  // Producer: Barrier, doing `idle()` meanwhile (as Put's). False when cancelled.
+  template <typename Idle>
+  bool Barrier(Idle&& idle) {
+    while (true) {
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        if (cancelled_) return false;
+        if (done_ == put_) return true;
+      }
+      if (idle()) continue;
+      std::unique_lock<std::mutex> lock(mu_);
+      idle_cv_.wait_for(lock, kIdlePoll, [&] { return cancelled_ || done_ == put_; });
+    }
   }
 
   // Producer: waits until the consumer has Done() every batch Put so far. False when cancelled.
@@ -98,6 +158,8 @@ class BatchPipe {
   }
 
  private:
+  // How long an idle-doing producer sleeps before it looks for work again.
+  static constexpr std::chrono::microseconds kIdlePoll{50};
   const size_t max_queued_;
   std::mutex mu_;
   std::condition_variable work_cv_, space_cv_, idle_cv_;

@@ -118,6 +118,7 @@ class FilterSink final : public EventSink {
   EventMask wants() const override { return next_.wants(); }
   absl::Status OnEvent(const Event& e) override;
   absl::Status Finish() override { return next_.Finish(); }
+  SideWork* TakeSideWork() override { return next_.TakeSideWork(); }
   uint64_t dropped() const { return dropped_; }
 
  private:

@@ -17,6 +17,20 @@ struct TraceInfo {
                           // the last word of trace.dat's uname)
 };
 
+// Work a sink would otherwise give a thread of its own (tk fold's naming and counting of the
+// stacks it was handed), done instead by a thread the parser already runs: with --threads 2 a
+// perf.data parse reads on one thread and decodes on the other, and the reading thread waits
+// for the decoder most of the time. A third busy thread on two cores was measured to cost the
+// wall clock nearly all of its CPU time: it ran while the other two waited for it (docs/
+// performance.md, session 12).
+class SideWork {
+ public:
+  virtual ~SideWork() = default;
+  // Does one piece of the work waiting, if any (false when none waits). Never waits itself
+  // (except for the lock of a piece another thread is doing); safe beside the sink's calls.
+  virtual bool RunPending() = 0;
+};
+
 class EventSink {
  public:
   virtual ~EventSink() = default;
@@ -28,6 +42,12 @@ class EventSink {
   virtual void OnTraceInfo(const TraceInfo& info) { (void)info; }
   // Called once after the last event (not after an error).
   virtual absl::Status Finish() { return absl::OkStatus(); }
+  // A parser with a thread to spare asks once, before the first event: the sink's SideWork
+  // (or null), whose RunPending the parser then calls on that thread, until it joins it
+  // (before Finish). A sink asked does the work it hands over on no thread of its own: what
+  // that thread leaves undone, the sink does itself on the caller's thread (bounded: it never
+  // waits for the parser). Wrappers forward the question to the sink they feed.
+  virtual SideWork* TakeSideWork() { return nullptr; }
 };
 
 // One pass feeding several analyses: each event goes to every sink that wants its kind, in

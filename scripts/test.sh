@@ -58,8 +58,9 @@ fi
 
 if [ "${TK_SKIP_SANITIZE:-0}" != 1 ]; then
   echo "== ThreadSanitizer build and threaded tests" >&2
-  # Threads: FoldSink's worker and the kallsyms prefetch (perf.data), the 2-thread text fold
-  # (TextFoldFilter: with a filter), --call-graph dwarf stacks through the fold worker, the
+  # Threads: FoldSink's worker (its own thread, or the perf.data reading thread doing its
+  # batches: FoldSink.SideWorkFoldsTheSame, BatchPipe.TryPutTryTake) and the kallsyms prefetch
+  # (perf.data), the 2-thread text fold (TextFoldFilter: with a filter), --call-graph dwarf stacks through the fold worker, the
   # perf.data reading thread (Threads: every command with --threads 1 and 2 through the
   # TSan-built tk; a race report changes its stderr and exit; FastDecode: sched samples parsed
   # on the reading thread, decoded on the other), the progress line's thread (Progress) and tk

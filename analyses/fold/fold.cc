@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <mutex>
 #include <ostream>
 #include <thread>
 #include <vector>
@@ -44,10 +45,29 @@ bool SameEventType(std::string_view a, std::string_view b) {
 // stays bounded however fast the parser is. Measured on an 18 MB `perf record -a -g` file (166k
 // samples, ~25 frames each): the strings and the hash map were a quarter of `tk fold`'s time
 // on one core.
-class FoldSink::Worker {
+//
+// Without a thread of its own (FoldSink::TakeSideWork: a parser's reading thread folds the
+// batches through RunPending), a batch is folded by whichever thread takes it, one at a time
+// and in order (fold_mu_), and the caller's thread folds the oldest itself when 4 wait, so it
+// never waits for the other thread.
+class FoldSink::Worker final : public SideWork {
  public:
-  explicit Worker(FoldSink* sink) : sink_(sink), thread_([this] { Run(); }) {}
-  ~Worker() { Stop(); }
+  Worker(FoldSink* sink, bool own_thread) : sink_(sink), own_thread_(own_thread) {
+    if (own_thread) thread_ = std::thread([this] { Run(); });
+  }
+  ~Worker() override { Stop(); }
+
+  bool own_thread() const { return own_thread_; }
+
+  // SideWork: folds the oldest waiting batch (any thread; without a thread of its own only).
+  bool RunPending() override {
+    std::lock_guard<std::mutex> lock(fold_mu_);
+    std::unique_ptr<Batch> b = pipe_.TryTake();
+    if (!b) return false;
+    Fold(*b);
+    pipe_.Done(std::move(b));
+    return true;
+  }
 
   void Add(const Event& e, uint64_t weight, uint32_t memo) {
     current_->items.push_back(Item{e.comm, ShownPid(e), e.tid, weight, e.stack.size(), memo});
@@ -55,20 +75,30 @@ class FoldSink::Worker {
     if (current_->items.size() >= kBatch) Submit();
   }
 
-  // Hands over the open batch and waits until every batch is folded.
+  // Hands over the open batch and waits until every batch is folded (without a thread of
+  // its own: folds what waits).
   void Drain() {
     Submit();
-    pipe_.Barrier();
+    if (own_thread()) {
+      pipe_.Barrier();
+      return;
+    }
+    while (RunPending()) {
+    }
   }
 
   void Stop() {
     if (!thread_.joinable()) return;
-    pipe_.Close();
+    if (own_thread_) pipe_.Close();
     thread_.join();
   }
   // Stop without waiting: the thread runs `last` after the batches (Drain first) and ends;
-  // Join waits for it.
+  // Join waits for it. Without a thread of its own, a thread starts for `last`.
   void StopThen(std::function<void()> last) {
+    if (!own_thread_) {
+      thread_ = std::thread(std::move(last));
+      return;
+    }
     last_ = std::move(last);
     pipe_.Close();
   }
@@ -92,20 +122,28 @@ class FoldSink::Worker {
 
   void Submit() {
     if (current_->items.empty()) return;
-    pipe_.Put(std::move(current_));  // never cancelled: the worker folds everything
+    if (own_thread()) {
+      pipe_.Put(std::move(current_));  // never cancelled: the worker folds everything
+    } else {
+      while (!pipe_.TryPut(current_)) RunPending();  // 4 wait: the oldest is folded here
+    }
     current_ = pipe_.Get();
     current_->items.clear();
     current_->frames.clear();
   }
 
+  void Fold(const Batch& b) {
+    size_t at = 0;
+    for (const Item& it : b.items) {
+      sink_->FoldStable(it.comm, it.pid, it.tid,
+                        absl::MakeConstSpan(b.frames).subspan(at, it.frames), it.weight, it.memo);
+      at += it.frames;
+    }
+  }
+
   void Run() {
     while (std::unique_ptr<Batch> b = pipe_.Take()) {
-      size_t at = 0;
-      for (const Item& it : b->items) {
-        sink_->FoldStable(it.comm, it.pid, it.tid,
-                          absl::MakeConstSpan(b->frames).subspan(at, it.frames), it.weight, it.memo);
-        at += it.frames;
-      }
+      Fold(*b);
       pipe_.Done(std::move(b));
     }
     if (last_) last_();
@@ -115,8 +153,18 @@ class FoldSink::Worker {
   BatchPipe<Batch> pipe_;
   std::unique_ptr<Batch> current_ = pipe_.Get();  // the caller's thread only
   std::function<void()> last_;  // set before the pipe closes
+  std::mutex fold_mu_;  // without a thread of its own: held while a batch is taken and folded
+  const bool own_thread_;
   std::thread thread_;  // last: starts after the members above exist
 };
+
+SideWork* FoldSink::TakeSideWork() {
+  // A worker thread of its own (FoldOptions::worker_thread) not started yet: the parser's
+  // thread does its work instead.
+  if (!opt_.worker_thread || worker_ || finishing_) return nullptr;
+  worker_ = std::make_unique<Worker>(this, /*own_thread=*/false);
+  return worker_.get();
+}
 
 FoldSink::FoldSink(FoldOptions opt)
     : opt_(std::move(opt)), filter_(opt_.event_filter),
@@ -143,7 +191,8 @@ absl::Status FoldSink::Finish() {
   }
   if (worker_) {
     // The worker's thread, whose caches and malloc arena hold the folder (a fresh thread
-    // took twice as long for the flush).
+    // took twice as long for the flush); without one, a thread of its own, so that the
+    // parse's teardown runs beside them.
     worker_->StopThen([this] {
       if (folder_) folder_->FlushTo(&stacks_);
       folder_.reset();
@@ -297,7 +346,7 @@ absl::Status FoldSink::OnEvent(const Event& e) {
     FoldStable(e.comm, ShownPid(e), e.tid, e.stack, weight, memo);
     return absl::OkStatus();
   }
-  if (!worker_) worker_ = std::make_unique<Worker>(this);
+  if (!worker_) worker_ = std::make_unique<Worker>(this, /*own_thread=*/true);
   worker_->Add(e, weight, memo);
   return absl::OkStatus();
 }

@@ -77,6 +77,10 @@ class FoldSink final : public EventSink {
   absl::Status OnEvent(const Event& e) override;
   // Waits for the worker thread (FoldOptions::worker_thread) to fold what it was handed.
   absl::Status Finish() override;
+  // With FoldOptions::worker_thread: the worker's folding of the stacks, for the parser's
+  // reading thread to do instead of a thread of this sink's (null without a worker, or once
+  // it started).
+  SideWork* TakeSideWork() override;
 
   // Fixes the default event type before any event arrives (a part of a split input: the
   // first event of the whole input decides). Ignored when options set event_filter.

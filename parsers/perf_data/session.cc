@@ -176,6 +176,7 @@ class Loop {
       : in_(in),
         meta_(meta),
         diag_(diag),
+        sink_(sink),
         decoder_((table_.Build(meta), meta), table_, opts, sink, diag),
         ahead_(meta, table_, opts, sink.wants()),
         keys_(meta, table_, sink.wants()),
@@ -204,12 +205,23 @@ class Loop {
     BatchPipe<RecordBatch> pipe;
     pipe_ = &pipe;
     batch_ = pipe.Get();
+    // The sink's side work (core/sink.h: tk fold's folding of stacks) goes to the reading
+    // thread, which waits for the decoder most of the time: two busy threads on two cores,
+    // not three. A part of a split parse keeps its sink's own arrangement.
+    side_ = plan_.role == PartPlan::kWhole ? sink_.TakeSideWork() : nullptr;
     absl::Status read;
     std::thread reader([&] {
       read = ReadAll(tok);
       Flush();  // what was read before an error is decoded, as with one thread
       pipe.Close();
       ahead_.Finish();  // its files and maps go while the decoder finishes
+      if (side_) {
+        // The side work the decoder hands out until it has decoded every batch; what it
+        // hands out after, it does itself.
+        pipe.Barrier([this] { return side_->RunPending(); });
+        while (side_->RunPending()) {
+        }
+      }
     });
     absl::Status decoded = Consume(pipe);
     if (!decoded.ok()) pipe.Cancel();
@@ -396,7 +408,9 @@ class Loop {
   void Flush() {
     if (!batch_ || (batch_->items.empty() && !batch_->release_below)) return;
     batch_bytes_ = 0;
-    if (!pipe_->Put(std::move(batch_))) {  // the decoding side stopped: read no further
+    const bool put = side_ ? pipe_->Put(std::move(batch_), [this] { return side_->RunPending(); })
+                           : pipe_->Put(std::move(batch_));
+    if (!put) {  // the decoding side stopped: read no further
       cancelled_ = true;
       batch_ = std::make_unique<RecordBatch>();
       return;
@@ -527,6 +541,7 @@ class Loop {
   Input& in_;
   Metadata& meta_;
   Diagnostics& diag_;
+  EventSink& sink_;
   EventTable table_;
   Decoder decoder_;
   AheadUnwinder ahead_;  // on the reading thread (Send's)
@@ -539,6 +554,7 @@ class Loop {
   // Two threads: the pipe and the batch being filled (the reader thread's).
   BatchPipe<RecordBatch>* pipe_ = nullptr;
   std::unique_ptr<RecordBatch> batch_;
+  SideWork* side_ = nullptr;  // the sink's, done on the reading thread (RunThreaded)
   size_t batch_bytes_ = 0;  // of the records in batch_
   bool cancelled_ = false;
   // A part of a split parse.

@@ -93,5 +93,66 @@ TEST(BatchPipe, CancelStopsABlockedProducer) {
   EXPECT_EQ(pipe.Take(), nullptr);
 }
 
+// TryPut/TryTake never wait; Put and Barrier with an idle function do its work while they
+// would wait, and still keep the order and the bound.
+TEST(BatchPipe, TryPutTryTake) {
+  BatchPipe<Batch> pipe(2);
+  EXPECT_EQ(pipe.TryTake(), nullptr);
+  for (int i = 0; i < 2; ++i) {
+    std::unique_ptr<Batch> b = pipe.Get();
+    b->items = {i};
+    ASSERT_TRUE(pipe.TryPut(b));
+    EXPECT_EQ(b, nullptr);
+  }
+  std::unique_ptr<Batch> third = pipe.Get();
+  third->items = {2};
+  EXPECT_FALSE(pipe.TryPut(third)) << "past the bound";
+  ASSERT_NE(third, nullptr) << "a refused batch stays the caller's";
+  std::unique_ptr<Batch> first = pipe.TryTake();
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(first->items, std::vector<int>{0});
+  pipe.Done(std::move(first));
+  EXPECT_TRUE(pipe.TryPut(third));
+  std::vector<int> rest;
+  while (std::unique_ptr<Batch> b = pipe.TryTake()) {
+    rest.push_back(b->items[0]);
+    pipe.Done(std::move(b));
+  }
+  EXPECT_EQ(rest, (std::vector<int>{1, 2}));
+  pipe.Cancel();
+  std::unique_ptr<Batch> late = pipe.Get();
+  EXPECT_FALSE(pipe.TryPut(late));
+}
+
+TEST(BatchPipe, PutAndBarrierDoIdleWorkWhileTheyWait) {
+  BatchPipe<Batch> pipe(1);
+  std::atomic<int> idle_calls{0};
+  std::atomic<bool> consumer_may_go{false};
+  std::thread producer([&] {
+    for (int b = 0; b < 20; ++b) {
+      std::unique_ptr<Batch> x = pipe.Get();
+      x->items = {b};
+      // The idle work stands for the sink's side work: it lets the consumer go once called.
+      ASSERT_TRUE(pipe.Put(std::move(x), [&] {
+        ++idle_calls;
+        consumer_may_go = true;
+        return false;  // nothing done: the producer sleeps a while
+      }));
+    }
+    ASSERT_TRUE(pipe.Barrier([&] { return false; }));
+    pipe.Close();
+  });
+  while (!consumer_may_go.load()) std::this_thread::yield();
+  std::vector<int> got;
+  while (std::unique_ptr<Batch> b = pipe.Take()) {
+    got.push_back(b->items[0]);
+    pipe.Done(std::move(b));
+  }
+  producer.join();
+  ASSERT_EQ(got.size(), 20u);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(got[i], i);
+  EXPECT_GT(idle_calls.load(), 0);
+}
+
 }  // namespace
 }  // namespace tk

@@ -2,8 +2,10 @@
 #include "analyses/fold/fold.h"
 
 #include <algorithm>
+#include <atomic>
 #include <random>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -19,11 +21,31 @@ struct Ev {
   bool has_period;
   std::vector<Frame> stack;  // leaf first
   bool pid_hidden = false;   // Event::pid_hidden (perf.data)
+  uint64_t stack_id = 0;     // Event::stack_id (with stable views only)
 };
 
+// How FoldOptions::worker_thread's work is done: by the sink's own thread, or handed over
+// (FoldSink::TakeSideWork) to a thread that runs it as a parser's reading thread does, or
+// handed over to nobody (the sink then folds everything on the caller's thread).
+enum class Side { kOwnThread, kHelper, kNobody };
+
 std::string Fold(const std::vector<Ev>& evs, FoldOptions o = {}, FoldSink* keep = nullptr,
-                 bool stable = false) {
+                 bool stable = false, Side side = Side::kOwnThread) {
   FoldSink sink(o);
+  std::atomic<bool> stop{false};
+  std::thread helper;
+  if (side != Side::kOwnThread) {
+    SideWork* work = sink.TakeSideWork();
+    EXPECT_EQ(work != nullptr, o.worker_thread);
+    EXPECT_EQ(sink.TakeSideWork(), nullptr) << "handed over twice";
+    if (work && side == Side::kHelper) {
+      helper = std::thread([&stop, work] {
+        while (!stop.load()) {
+          if (!work->RunPending()) std::this_thread::yield();
+        }
+      });
+    }
+  }
   for (size_t i = 0; i < evs.size(); ++i) {
     const Ev& v = evs[i];
     Event e;
@@ -36,8 +58,11 @@ std::string Fold(const std::vector<Ev>& evs, FoldOptions o = {}, FoldSink* keep 
     e.period = v.period;
     e.has_period = v.has_period;
     e.stack = absl::MakeConstSpan(v.stack);
+    e.stack_id = e.stable_views ? v.stack_id : 0;
     EXPECT_TRUE(sink.OnEvent(e).ok());
   }
+  stop = true;  // a parser joins its reading thread before Finish
+  if (helper.joinable()) helper.join();
   EXPECT_TRUE(sink.Finish().ok());
   std::ostringstream out;
   sink.Write(out);
@@ -161,6 +186,39 @@ TEST(FoldSink, WorkerThreadFoldsTheSame) {
       EXPECT_NE(single.find("java;java/lang/Thread:::run_[j]"), std::string::npos) << single;
     }
   }
+}
+
+// The worker's folding handed to another thread (FoldSink::TakeSideWork, as tk fold's perf.data
+// parse hands it to its reading thread), or to nobody: the same folds as one thread, with
+// memoized stacks (Event::stack_id) among first sights, a filtered type and every root option.
+TEST(FoldSink, SideWorkFoldsTheSame) {
+  std::vector<std::vector<Frame>> stacks = {
+      {{1, "leaf(int)", "/bin/x"}, {2, "main", "/bin/x"}},
+      {{3, "[unknown]", "/usr/lib/libc.so.6"}, {2, "main", "/bin/x"}},
+      {{4, "Ljava/lang/Thread;::run", "/tmp/perf-9.map"}},
+      {{5, "do_syscall_64", "[kernel.kallsyms]"}, {6, "(skipped)", "/bin/x"}},
+      {{7, "f", "/bin/y"}, {8, "g", "/bin/y"}, {9, "h", "/bin/y"}}};
+  std::vector<std::string> comms = {"java", "dd", "kworker/0:1 x"};
+  std::vector<Ev> evs;
+  for (int i = 0; i < 20000; ++i) {
+    const size_t s = static_cast<size_t>(i) % stacks.size();
+    evs.push_back({comms[i % 3], 100 + i % 5, 200 + i % 11, i % 13 == 0 ? "other" : "cycles",
+                   static_cast<uint64_t>(i % 4), i % 9 != 0, stacks[s], false,
+                   i % 2 ? s + 1 : 0});
+  }
+  for (int opt = 0; opt < 3; ++opt) {
+    FoldOptions o;
+    o.include_pid = opt == 1;
+    o.include_tid = opt == 2;
+    std::string single = Fold(evs, o, nullptr, true);
+    o.worker_thread = true;
+    for (Side side : {Side::kOwnThread, Side::kHelper, Side::kNobody}) {
+      EXPECT_EQ(Fold(evs, o, nullptr, true, side), single)
+          << "option set " << opt << ", side " << static_cast<int>(side);
+    }
+  }
+  FoldSink none{FoldOptions{}};  // no worker: nothing to hand over
+  EXPECT_EQ(none.TakeSideWork(), nullptr);
 }
 
 // SortedStacks (WriteFolded's order) against std::sort of the same keys, on adversarial sets:
