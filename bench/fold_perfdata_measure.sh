@@ -12,6 +12,7 @@
 # pipeline's first (they must agree but for the deviations docs/fold.md lists: the count of
 # differing lines is printed).
 set -euo pipefail
+export LC_ALL=C  # EPOCHREALTIME and awk with a "." decimal point
 here=$(cd "$(dirname "$0")/.." && pwd)
 file=${1:-$here/build/bench-inputs/perf-a-g.data}
 n=${2:-5}
@@ -24,12 +25,18 @@ perl_ok=1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# One timed run: appends "wall cpu rss_kb" to $tmp/NAME.
+# One timed run: appends "wall cpu rss_kb" to $tmp/NAME. The wall time is bash's
+# EPOCHREALTIME around the run (microseconds; /usr/bin/time's %e counts 10 ms steps, ±10% of
+# a 90 ms tk fold; its own fork and exec, ~1 ms, are in every command's time alike); CPU and
+# peak RSS are /usr/bin/time's (CPU in 10 ms steps).
 run() {
   local name=$1; shift
+  local t0=$EPOCHREALTIME
   /usr/bin/time -f "%e %U %S %M" -o "$tmp/t" "$@" > /dev/null 2>"$tmp/err" || {
     cat "$tmp/err" >&2; exit 1; }
-  awk '{ printf "%s %.3f %s\n", $1, $2 + $3, $4 }' "$tmp/t" >> "$tmp/$name"
+  local t1=$EPOCHREALTIME
+  awk -v t0="$t0" -v t1="$t1" '{ printf "%.4f %.3f %s\n", t1 - t0, $2 + $3, $4 }' "$tmp/t" \
+    >> "$tmp/$name"
 }
 median() {  # column $2 of file $1
   sort -g -k"$2","$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'
@@ -55,7 +62,7 @@ echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg)"
 printf "%-28s %9s %9s %10s\n" "median of $n" "wall s" "cpu s" "rss MB"
 for name in tk script pipeline; do
   [ -e "$tmp/$name" ] || continue
-  printf "%-28s %9s %9s %10.1f\n" "$name" "$(median "$tmp/$name" 1)" "$(median "$tmp/$name" 2)" \
+  printf "%-28s %9.4f %9s %10.1f\n" "$name" "$(median "$tmp/$name" 1)" "$(median "$tmp/$name" 2)" \
     "$(echo "$(median "$tmp/$name" 3) / 1024" | bc -l)"
 done
 ratio() { echo "scale=1; $(median "$tmp/$1" "$3") / $(median "$tmp/$2" "$3")" | bc -l; }
