@@ -68,6 +68,13 @@ class FoldSink::Worker final : public SideWork {
     pipe_.Done(std::move(b));
     return true;
   }
+  // SideWork: the folded lines of the stacks folded so far, a few hundred at a time (the lock
+  // is held meanwhile), for the end to find them made (StackFolder::NameNew).
+  bool RunIdle() override {
+    constexpr size_t kLines = 512;
+    std::lock_guard<std::mutex> lock(fold_mu_);
+    return sink_->folder_ && sink_->folder_->NameNew(kLines) > 0;
+  }
 
   void Add(const Event& e, uint64_t weight, uint32_t memo) {
     current_->items.push_back(Item{e.comm, ShownPid(e), e.tid, weight, e.stack.size(), memo});

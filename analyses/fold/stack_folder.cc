@@ -1,7 +1,9 @@
 #include "analyses/fold/stack_folder.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "analyses/fold/frame_name.h"
 #include "core/strings.h"
@@ -149,21 +151,22 @@ void StackFolder::AddLater(std::string_view comm, int32_t pid, int32_t tid,
   later_pending_ = true;
 }
 
-void StackFolder::FlushTo(StackCounts* out) {
+size_t StackFolder::NameNew(size_t max) {
   Drain();
-  // Room for every sequence at once: growing the map step by step hashed each folded string
-  // again at every rehash.
-  out->reserve(out->size() + seqs_.size());
-  // Each string is made at its size and moved into the map: appending name by name grew it
-  // (reallocations), and the map's key was a copy of it (a malloc and memmove more a stack).
-  for (SeqRec* rec : seqs_) {
-    if (rec->count == 0) continue;
+  const size_t from = seq_lines_.size();
+  const size_t to = from + std::min(max, seqs_.size() - from);
+  // Room for all at once (a rehash hashes every line again), and for some more sequences.
+  if (lines_.empty()) lines_.reserve(seqs_.size() + seqs_.size() / 8);
+  for (size_t s = from; s < to; ++s) {
+    SeqRec* rec = seqs_[s];
     const size_t n = rec->bytes / 4;
     auto id = [rec](size_t i) {
       uint32_t v;
       std::memcpy(&v, rec->ids() + 4 * i, 4);
       return v;
     };
+    // Made at its size and moved into the map (appending name by name reallocated, and a
+    // copy as the map's key was a malloc and memmove more).
     size_t size = 0;
     for (size_t i = 0; i < n; ++i) size += names_[id(i)].size();
     std::string folded(size, '\0');
@@ -173,8 +176,40 @@ void StackFolder::FlushTo(StackCounts* out) {
       std::memcpy(at, name.data(), name.size());
       at += name.size();
     }
-    out->try_emplace(std::move(folded), 0).first->second += rec->count;
-    rec->count = 0;
+    auto [it, added] = lines_.try_emplace(std::move(folded), line_counts_.size());
+    if (added) line_counts_.push_back(0);
+    seq_lines_.push_back(static_cast<uint32_t>(it->second));
+  }
+  return to - from;
+}
+
+void StackFolder::FlushTo(StackCounts* out) {
+  NameNew();
+  for (size_t s = 0; s < seqs_.size(); ++s) {
+    line_counts_[seq_lines_[s]] += seqs_[s]->count;
+    seqs_[s]->count = 0;
+  }
+  if (out->empty()) {
+    for (auto it = lines_.begin(); it != lines_.end();) {
+      const uint64_t count = line_counts_[it->second];
+      if (count == 0) {
+        lines_.erase(it++);  // counted before an earlier call only
+        continue;
+      }
+      it->second = count;
+      ++it;
+    }
+    *out = std::move(lines_);
+    // Named afresh if more comes (the lines went with `out`).
+    lines_ = StackCounts();
+    line_counts_.clear();
+    seq_lines_.clear();
+    return;
+  }
+  out->reserve(out->size() + lines_.size());
+  for (const auto& [line, index] : lines_) {
+    const uint64_t count = std::exchange(line_counts_[index], 0);
+    if (count) (*out)[line] += count;
   }
 }
 

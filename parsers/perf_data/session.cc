@@ -216,9 +216,9 @@ class Loop {
       pipe.Close();
       ahead_.Finish();  // its files and maps go while the decoder finishes
       if (side_) {
-        // The side work the decoder hands out until it has decoded every batch; what it
-        // hands out after, it does itself.
-        pipe.Barrier([this] { return side_->RunPending(); });
+        // The side work the decoder hands out until it has decoded every batch, and what
+        // of its Finish's work can be done early; what it hands out after, it does itself.
+        pipe.Barrier([this] { return side_->RunPending() || side_->RunIdle(); });
         while (side_->RunPending()) {
         }
       }

@@ -40,8 +40,9 @@ std::string Fold(const std::vector<Ev>& evs, FoldOptions o = {}, FoldSink* keep 
     EXPECT_EQ(sink.TakeSideWork(), nullptr) << "handed over twice";
     if (work && side == Side::kHelper) {
       helper = std::thread([&stop, work] {
+        // As the perf.data reading thread: the batches, and the end's lines early.
         while (!stop.load()) {
-          if (!work->RunPending()) std::this_thread::yield();
+          if (!work->RunPending() && !work->RunIdle()) std::this_thread::yield();
         }
       });
     }
@@ -219,6 +220,47 @@ TEST(FoldSink, SideWorkFoldsTheSame) {
   }
   FoldSink none{FoldOptions{}};  // no worker: nothing to hand over
   EXPECT_EQ(none.TakeSideWork(), nullptr);
+}
+
+// Lines made early (SideWork::RunIdle: StackFolder::NameNew) and events after a Finish (the
+// second FlushTo adds to lines already there): the counts are the one-thread counts.
+TEST(FoldSink, LinesMadeEarlyAndEventsAfterFinish) {
+  std::vector<Frame> a = {{1, "a", "/x"}, {2, "main", "/x"}};
+  std::vector<Frame> b = {{3, "b", "/x"}, {2, "main", "/x"}};
+  std::vector<Frame> b2 = {{4, "b", "/x"}, {2, "main", "/x"}};  // another address, the same line
+  auto feed = [&](FoldSink& sink, int from, int to) {
+    for (int i = from; i < to; ++i) {
+      Event e;
+      e.stable_views = true;
+      e.comm = "c";
+      e.tid = 1;
+      e.name = "cycles";
+      e.period = 1;
+      e.has_period = true;
+      e.stack = absl::MakeConstSpan(i % 3 == 0 ? a : i % 3 == 1 ? b : b2);
+      e.stack_id = i % 2 ? static_cast<uint64_t>(i % 3 + 1) : 0;
+      ASSERT_TRUE(sink.OnEvent(e).ok());
+    }
+  };
+  for (bool early : {false, true}) {
+    FoldOptions o;
+    o.worker_thread = true;
+    FoldSink sink(o);
+    SideWork* work = sink.TakeSideWork();
+    ASSERT_NE(work, nullptr);
+    feed(sink, 0, 3000);
+    if (early) {
+      while (work->RunPending() || work->RunIdle()) {
+      }
+    }
+    feed(sink, 3000, 5000);
+    ASSERT_TRUE(sink.Finish().ok());
+    feed(sink, 5000, 6000);  // a later event starts the folding again
+    ASSERT_TRUE(sink.Finish().ok());
+    std::ostringstream out;
+    sink.Write(out);
+    EXPECT_EQ(out.str(), "c;main;a 2000\nc;main;b 4000\n") << "early " << early;
+  }
 }
 
 // SortedStacks (WriteFolded's order) against std::sort of the same keys, on adversarial sets:
