@@ -60,22 +60,8 @@ class BatchPipe {
   // short while has passed (the work idle does may arrive meanwhile, unannounced).
   template <typename Idle>
   bool Put(std::unique_ptr<Batch> b, Idle&& idle) {
-    while (true) {
-      {
-        std::unique_lock<std::mutex> lock(mu_);
-        if (cancelled_) return false;
-        if (full_.size() < max_queued_) {
-          full_.push_back(std::move(b));
-          ++put_;
-          work_cv_.notify_one();
-          return true;
-        }
-      }
-      if (idle()) continue;
-      std::unique_lock<std::mutex> lock(mu_);
-      space_cv_.wait_for(lock, kIdlePoll,
-                         [&] { return cancelled_ || full_.size() < max_queued_; });
-    }
+    if (!WaitDoing(space_cv_, [&] { return full_.size() < max_queued_; }, idle)) return false;
+    return Put(std::move(b));  // room is left: only this producer adds
   }
 
   // Producer (or any thread): Put without waiting; false (and `b` kept) when no room is free
@@ -102,16 +88,7 @@ class BatchPipe {
   // Producer: Barrier, doing `idle()` meanwhile (as Put's). False when cancelled.
   template <typename Idle>
   bool Barrier(Idle&& idle) {
-    while (true) {
-      {
-        std::unique_lock<std::mutex> lock(mu_);
-        if (cancelled_) return false;
-        if (done_ == put_) return true;
-      }
-      if (idle()) continue;
-      std::unique_lock<std::mutex> lock(mu_);
-      idle_cv_.wait_for(lock, kIdlePoll, [&] { return cancelled_ || done_ == put_; });
-    }
+    return WaitDoing(idle_cv_, [&] { return done_ == put_; }, idle);
   }
 
   // Producer: waits until the consumer has Done() every batch Put so far. False when cancelled.
@@ -160,6 +137,24 @@ class BatchPipe {
  private:
   // How long an idle-doing producer sleeps before it looks for work again.
   static constexpr std::chrono::microseconds kIdlePoll{50};
+
+  // Waits until `ready()` (read under the lock) or a cancel, running `idle()` instead of
+  // sleeping while it finds work, else sleeping on `cv` for kIdlePoll at most. False when
+  // cancelled.
+  template <typename Ready, typename Idle>
+  bool WaitDoing(std::condition_variable& cv, Ready ready, Idle& idle) {
+    while (true) {
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (cancelled_) return false;
+        if (ready()) return true;
+      }
+      if (idle()) continue;
+      std::unique_lock<std::mutex> lock(mu_);
+      cv.wait_for(lock, kIdlePoll, [&] { return cancelled_ || ready(); });
+    }
+  }
+
   const size_t max_queued_;
   std::mutex mu_;
   std::condition_variable work_cv_, space_cv_, idle_cv_;

@@ -48,10 +48,11 @@ class EventSink {
   // Called once after the last event (not after an error).
   virtual absl::Status Finish() { return absl::OkStatus(); }
   // A parser with a thread to spare asks once, before the first event: the sink's SideWork
-  // (or null), whose RunPending the parser then calls on that thread, until it joins it
-  // (before Finish). A sink asked does the work it hands over on no thread of its own: what
-  // that thread leaves undone, the sink does itself on the caller's thread (bounded: it never
-  // waits for the parser). Wrappers forward the question to the sink they feed.
+  // (or null), whose RunPending and RunIdle the parser then calls on that thread until it
+  // joins it (before Finish). A sink asked does the work it hands over on no thread of its
+  // own: what that thread leaves undone, the sink does itself on the caller's thread
+  // (bounded: it never waits for the parser). Wrappers forward the question to the sink they
+  // feed.
   virtual SideWork* TakeSideWork() { return nullptr; }
 };
 
