@@ -119,7 +119,8 @@ BENCHMARK(BM_FoldText)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTi
 
 // perf.data (issue 16 row 1): the whole `tk fold` pipeline minus output on a `perf record -a
 // -g` file ($TK_PERF_BENCH_FILE, default perf-a-g.data of bench/make-inputs.sh; also
-// perf-a-g-big.data); Arg = threads (2: reader + decoder + FoldSink's worker). The anchors,
+// perf-a-g-big.data); Arg = threads (2: the reader, which also folds the stacks (core/sink.h
+// SideWork), and the decoder). The anchors,
 // as whole processes in the same run: bench/fold_perfdata_measure.sh.
 void BM_FoldPerfData(benchmark::State& state) {
   const std::string path = tk::bench::BenchInput("TK_PERF_BENCH_FILE", "perf-a-g.data");
