@@ -62,6 +62,8 @@ void AppendRoot(const FoldOptions& opt, std::string_view comm, int32_t pid, int3
 std::vector<const StackCounts::value_type*> SortedStacks(const StackCounts& stacks);
 // Writes "STACK COUNT" lines sorted bytewise.
 void WriteFolded(const StackCounts& stacks, std::ostream& out);
+// Writes entries already in that order (SortedStacks) as WriteFolded does.
+void WriteSorted(const std::vector<const StackCounts::value_type*>& sorted, std::ostream& out);
 // {"event": EVENT, "total": N, "stacks": [{"frames": [root, ..., leaf], "count": N}, ...]},
 // sorted as WriteFolded sorts.
 nlohmann::json FoldedJson(const StackCounts& stacks, std::string_view event);
