@@ -160,21 +160,34 @@ TEST(FoldSink, Merge) {
   EXPECT_EQ(all.distinct_stacks(), 2u);
 }
 
+// Stacks for the worker tests: a symbol, an unknown one, a JIT frame (java's tidying), a
+// kernel frame, a stack that folds to nothing.
+std::vector<std::vector<Frame>> WorkerStacks() {
+  return {{{1, "leaf(int)", "/bin/x"}, {2, "main", "/bin/x"}},
+          {{3, "[unknown]", "/usr/lib/libc.so.6"}, {2, "main", "/bin/x"}},
+          {{4, "Ljava/lang/Thread;::run", "/tmp/perf-9.map"}},
+          {{5, "do_syscall_64", "[kernel.kallsyms]"}, {6, "(skipped)", "/bin/x"}},
+          {{6, "(skipped)", "/bin/x"}}};  // folds to nothing
+}
+
+// `n` events over `stacks`: three comms, pids and tids, an event type to filter out, periods
+// 0-3, some without a period; with `ids`, every other one with its stack's Event::stack_id.
+std::vector<Ev> WorkerEvents(const std::vector<std::vector<Frame>>& stacks, int n, bool ids) {
+  const std::vector<std::string> comms = {"java", "dd", "kworker/0:1 x"};
+  std::vector<Ev> evs;
+  for (int i = 0; i < n; ++i) {
+    const size_t s = static_cast<size_t>(i) % stacks.size();
+    evs.push_back({comms[i % 3], 100 + i % 5, 200 + i % 11, i % 13 == 0 ? "other" : "cycles",
+                   static_cast<uint64_t>(i % 4), i % 9 != 0, stacks[s], false,
+                   ids && i % 2 ? s + 1 : 0});
+  }
+  return evs;
+}
+
 // The worker thread (stable views, perf.data) folds exactly what the caller's thread would,
 // with non-stable events interleaved, an event type filtered out, and every root option.
 TEST(FoldSink, WorkerThreadFoldsTheSame) {
-  std::vector<std::vector<Frame>> stacks = {
-      {{1, "leaf(int)", "/bin/x"}, {2, "main", "/bin/x"}},
-      {{3, "[unknown]", "/usr/lib/libc.so.6"}, {2, "main", "/bin/x"}},
-      {{4, "Ljava/lang/Thread;::run", "/tmp/perf-9.map"}},
-      {{5, "do_syscall_64", "[kernel.kallsyms]"}, {6, "(skipped)", "/bin/x"}},
-      {{6, "(skipped)", "/bin/x"}}};  // folds to nothing
-  std::vector<std::string> comms = {"java", "dd", "kworker/0:1 x"};
-  std::vector<Ev> evs;
-  for (int i = 0; i < 5000; ++i) {
-    evs.push_back({comms[i % 3], 100 + i % 5, 200 + i % 11, i % 13 == 0 ? "other" : "cycles",
-                   static_cast<uint64_t>(i % 4), i % 9 != 0, stacks[i % stacks.size()]});
-  }
+  const std::vector<Ev> evs = WorkerEvents(WorkerStacks(), 5000, false);
   for (int opt = 0; opt < 3; ++opt) {
     FoldOptions o;
     o.include_pid = opt == 1;
@@ -193,20 +206,9 @@ TEST(FoldSink, WorkerThreadFoldsTheSame) {
 // parse hands it to its reading thread), or to nobody: the same folds as one thread, with
 // memoized stacks (Event::stack_id) among first sights, a filtered type and every root option.
 TEST(FoldSink, SideWorkFoldsTheSame) {
-  std::vector<std::vector<Frame>> stacks = {
-      {{1, "leaf(int)", "/bin/x"}, {2, "main", "/bin/x"}},
-      {{3, "[unknown]", "/usr/lib/libc.so.6"}, {2, "main", "/bin/x"}},
-      {{4, "Ljava/lang/Thread;::run", "/tmp/perf-9.map"}},
-      {{5, "do_syscall_64", "[kernel.kallsyms]"}, {6, "(skipped)", "/bin/x"}},
-      {{7, "f", "/bin/y"}, {8, "g", "/bin/y"}, {9, "h", "/bin/y"}}};
-  std::vector<std::string> comms = {"java", "dd", "kworker/0:1 x"};
-  std::vector<Ev> evs;
-  for (int i = 0; i < 20000; ++i) {
-    const size_t s = static_cast<size_t>(i) % stacks.size();
-    evs.push_back({comms[i % 3], 100 + i % 5, 200 + i % 11, i % 13 == 0 ? "other" : "cycles",
-                   static_cast<uint64_t>(i % 4), i % 9 != 0, stacks[s], false,
-                   i % 2 ? s + 1 : 0});
-  }
+  std::vector<std::vector<Frame>> stacks = WorkerStacks();
+  stacks.push_back({{7, "f", "/bin/y"}, {8, "g", "/bin/y"}, {9, "h", "/bin/y"}});
+  const std::vector<Ev> evs = WorkerEvents(stacks, 20000, true);
   for (int opt = 0; opt < 3; ++opt) {
     FoldOptions o;
     o.include_pid = opt == 1;
