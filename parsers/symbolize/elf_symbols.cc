@@ -5,7 +5,12 @@
 #include <libelf.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
+#ifdef __x86_64__
+#include <emmintrin.h>
+#endif
 
 #include "absl/strings/str_format.h"
 
@@ -139,6 +144,24 @@ std::vector<SectionInfo> Sections(Elf* elf) {
   return out;
 }
 
+// The NUL-terminated string at `p` (a NUL comes before `end`). Most symbol names are under 64
+// bytes: four 16-byte compares and one branch, where a memchr call per name was a fifth of
+// loading cc1plus's 31k dynamic symbols.
+std::string_view NulTerminated(const char* p, const char* end) {
+#ifdef __x86_64__
+  if (end - p >= 64) {
+    const __m128i zero = _mm_setzero_si128();
+    auto mask = [&](int at) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
+      return static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero))));
+    };
+    const uint64_t m = mask(0) | mask(16) << 16 | mask(32) << 32 | mask(48) << 48;
+    if (m) return std::string_view(p, static_cast<size_t>(std::countr_zero(m)));
+  }
+#endif
+  return std::string_view(p, std::strlen(p));
+}
+
 void ReadSymbols(Elf* elf, Elf_Scn* symtab, const Segments& segs, SymbolTable* out) {
   GElf_Shdr symsh;
   gelf_getshdr(symtab, &symsh);
@@ -150,9 +173,23 @@ void ReadSymbols(Elf* elf, Elf_Scn* symtab, const Segments& segs, SymbolTable* o
   std::vector<SectionInfo> secs = Sections(elf);
   size_t n = symsh.sh_size / symsh.sh_entsize;
   out->Reserve(n);
+  // A 64-bit file's symbols as libelf hands them over (translated to this host's layout):
+  // read in place, not copied out one gelf_getsym call at a time (cc1plus: 31k symbols).
+  const Elf64_Sym* direct = nullptr;
+  if (gelf_getclass(elf) == ELFCLASS64 && data->d_type == ELF_T_SYM && data->d_buf &&
+      reinterpret_cast<uintptr_t>(data->d_buf) % alignof(Elf64_Sym) == 0) {
+    direct = static_cast<const Elf64_Sym*>(data->d_buf);
+    n = std::min(n, data->d_size / sizeof(Elf64_Sym));
+  }
+  // The strings end inside the table: each name's end is found without reading past it.
+  const bool terminated = !strtab.empty() && strtab.back() == '\0';
   for (size_t i = 0; i < n; ++i) {
     GElf_Sym sym;
-    if (!gelf_getsym(data, static_cast<int>(i), &sym)) break;
+    if (direct) {
+      sym = direct[i];  // GElf_Sym is Elf64_Sym
+    } else if (!gelf_getsym(data, static_cast<int>(i), &sym)) {
+      break;
+    }
     int type = GELF_ST_TYPE(sym.st_info);
     bool func = (type == STT_FUNC || type == STT_GNU_IFUNC) && sym.st_name != 0 &&
                 sym.st_shndx != SHN_UNDEF;
@@ -164,8 +201,10 @@ void ReadSymbols(Elf* elf, Elf_Scn* symtab, const Segments& segs, SymbolTable* o
     const SectionInfo& sec = secs[sym.st_shndx];
     if (label && !sec.text) continue;  // only labels must sit in a "text" section
     if (sym.st_name >= strtab.size()) continue;
-    std::string_view name = strtab.substr(sym.st_name);
-    name = name.substr(0, name.find('\0'));
+    std::string_view name = terminated ? NulTerminated(strtab.data() + sym.st_name,
+                                                       strtab.data() + strtab.size())
+                                       : strtab.substr(sym.st_name);
+    if (!terminated) name = name.substr(0, name.find('\0'));
     if (name.empty()) continue;
     int bind = GELF_ST_BIND(sym.st_info);
     Binding b = bind == STB_WEAK ? Binding::kWeak : bind == STB_GLOBAL ? Binding::kGlobal : Binding::kLocal;

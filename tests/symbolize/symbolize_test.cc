@@ -8,6 +8,13 @@
 #include <string>
 #include <vector>
 
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "absl/container/flat_hash_set.h"
 #include "core/absl_compat.h"
 #include "gtest/gtest.h"
 #include "parsers/symbolize/demangle.h"
@@ -159,6 +166,39 @@ TEST(SymbolTable, LargeTablesSortAsSmallOnes) {
   EXPECT_EQ(t.Find(0x400000 + 0x30), nullptr);  // the gap after a sized symbol
 }
 
+// The sort moves each symbol to its place along the permutation's cycles: symbols added in
+// a shuffled order (cycles of every length), pairs at one start among them, come out as a
+// stable sort puts them, and of each tied pair the first added is kept.
+TEST(SymbolTable, ShuffledTablesSortStably) {
+  constexpr int kN = 5000;
+  std::vector<int> order(kN);
+  for (int i = 0; i < kN; ++i) order[i] = i;
+  uint64_t r = 12345;
+  for (int i = kN - 1; i > 0; --i) {  // Fisher-Yates with a fixed LCG
+    r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+    std::swap(order[i], order[static_cast<int>((r >> 33) % static_cast<uint64_t>(i + 1))]);
+  }
+  SymbolTable t;
+  std::vector<int> first_added(kN / 2, -1);
+  std::vector<std::string> names(kN);
+  for (int k = 0; k < kN; ++k) {
+    const int i = order[k];
+    const int slot = i / 2;  // two symbols a start: a tie in every alias rule
+    names[i] = std::to_string(10000 + slot);
+    names[i].insert(names[i].begin(), i % 2 ? 'b' : 'a');
+    if (first_added[slot] < 0) first_added[slot] = i;
+    t.AddView(0x10000 + static_cast<uint64_t>(slot) * 0x100, 0x80, names[i], Binding::kGlobal,
+              false);
+  }
+  t.Finalize(false);
+  ASSERT_EQ(t.size(), static_cast<size_t>(kN / 2));
+  for (int slot = 0; slot < kN / 2; ++slot) {
+    const Symbol& s = t.symbols()[static_cast<size_t>(slot)];
+    EXPECT_EQ(s.start, 0x10000 + static_cast<uint64_t>(slot) * 0x100);
+    EXPECT_EQ(s.name, names[static_cast<size_t>(first_added[slot])]) << slot;
+  }
+}
+
 // perf's synthesized PLT entries are named on first use: demangled, then "@plt".
 TEST(SymbolTable, PltNamesOnFirstUse) {
   SymbolTable t;
@@ -237,6 +277,61 @@ TEST(Elf, FixtureBinarySymbolsInFileOffsetSpace) {
   EXPECT_TRUE(saw_main);
   EXPECT_FALSE(LoadElf({bin}, "00").has_value());  // another build: not used
   EXPECT_EQ(ReadElfBuildId(bin), img->build_id);
+}
+
+// Every name LoadElf keeps is a whole name of the file's string table, as libelf gives it
+// (elf_strptr): 64-bit tables are read in place and names' ends found 16 bytes at a time,
+// 32-bit ones through gelf_getsym; names longer than 64 bytes and at the table's end too.
+TEST(Elf, NamesAreTheStringTablesWholeNames) {
+  const char* const files[] = {
+      "testdata/dwarf/home/.debug/usr/lib/x86_64-linux-gnu/libc.so.6/"
+      "93ac61ec5a8eb1396f9fbd350e3169a558528a40/debug",
+      "testdata/dwarf/home/.debug/usr/lib32/libc.so.6/edc10157ce09e1a8e6937b4a7ab908f786bc02e6/elf",
+      "testdata/perf_data/symfs/tmp/tk-perf-fixture/workload",
+      "/proc/self/exe"};  // this test: C++ names of 100+ bytes
+  elf_version(EV_CURRENT);
+  for (const char* rel : files) {
+    const std::string path = rel[0] == '/' ? std::string(rel) : SourcePath(rel);
+    std::optional<ElfImage> img = LoadElf({path}, "");
+    ASSERT_TRUE(img.has_value()) << rel;
+    // The names of the table LoadElf reads (.symtab, else .dynsym), independently.
+    absl::flat_hash_set<std::string> names;
+    size_t longest = 0;
+    int fd = open(path.c_str(), O_RDONLY);
+    ASSERT_GE(fd, 0);
+    Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
+    ASSERT_NE(elf, nullptr);
+    for (uint32_t want : {uint32_t{SHT_SYMTAB}, uint32_t{SHT_DYNSYM}}) {
+      Elf_Scn* scn = nullptr;
+      GElf_Shdr sh;
+      while ((scn = elf_nextscn(elf, scn)) != nullptr) {
+        if (gelf_getshdr(scn, &sh) && sh.sh_type == want) break;
+      }
+      if (!scn) continue;
+      Elf_Data* data = elf_getdata(scn, nullptr);
+      for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize; ++i) {
+        GElf_Sym sym;
+        if (!gelf_getsym(data, static_cast<int>(i), &sym)) break;
+        const char* n = elf_strptr(elf, sh.sh_link, sym.st_name);
+        if (n) names.insert(n);
+      }
+      break;
+    }
+    elf_end(elf);
+    close(fd);
+    ASSERT_FALSE(names.empty()) << rel;
+    size_t checked = 0;
+    for (const Symbol& s : img->symbols.symbols()) {
+      if (s.plt) continue;  // synthesized "NAME@plt"
+      EXPECT_TRUE(names.contains(std::string(s.name))) << rel << ": " << s.name;
+      longest = std::max(longest, s.name.size());
+      ++checked;
+    }
+    EXPECT_GT(checked, 20u) << rel;
+    if (rel[0] == '/') {
+      EXPECT_GT(longest, 100u) << rel;  // past the 64-byte fast path
+    }
+  }
 }
 
 TEST(JitMap, PerfMapLines) {
