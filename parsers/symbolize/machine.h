@@ -16,6 +16,10 @@
 // recorded one). Anonymous executable memory is "/tmp/perf-PID.map" (JIT symbols). What
 // cannot be resolved prints as perf script prints it: "[unknown]" in the DSO, "[unknown]
 // ([unknown])" outside any map. Kernel frames are cached per address.
+//
+// Files: machine.cc (threads, maps, Resolve), machine_symbols.cc (where symbol files are
+// looked for and how they load, on this thread or beside it), machine_internal.h (the DSO
+// record both share).
 #ifndef TK_PARSERS_SYMBOLIZE_MACHINE_H_
 #define TK_PARSERS_SYMBOLIZE_MACHINE_H_
 
