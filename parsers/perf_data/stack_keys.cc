@@ -91,7 +91,7 @@ void StackKeys::Ahead(std::string_view rec) {
   a.rec = rec.data();
   a.size = rec.size();
   a.hash = symbolize::StackKeys::Hash(Bytes(a.key, a.words));
-  keys_.PrefetchSeen(a.hash);
+  keys_.Prefetch(a.hash);
   ++ahead_end_;
 }
 

@@ -43,25 +43,48 @@ size_t StackKeys::Hash(std::string_view key) {
   return h ^ (h >> 33);
 }
 
+void StackKeys::Grow() {
+  std::vector<Slot, LargeAllocator<Slot>> old;
+  old.swap(slots_);
+  slots_.resize(old.empty() ? 4096 : 2 * old.size());
+  mask_ = slots_.size() - 1;
+  for (const Slot& o : old) {
+    if (!o.key) continue;
+    size_t i = o.tag & mask_;
+    while (slots_[i].key) i = (i + 1) & mask_;
+    slots_[i] = o;
+  }
+}
+
 uint32_t StackKeys::Intern(std::string_view key, size_t hash) {
-  // Most keys of a profile are seen once: for them one load of seen_ is the whole cost,
-  // where looking in ids_ first cost a probe more.
+  // Most keys of a profile are seen once: for them the seen slot and one slot of the table
+  // (empty, or another key's) are the whole cost.
   uint16_t& seen = seen_[hash & (kSeen - 1)];
   const uint16_t fingerprint = static_cast<uint16_t>(hash >> 48) | 1;
-  auto it = ids_.end();
-  if (seen != fingerprint) {
-    seen = fingerprint;
-    // A key with an id whose slot another key took: still its id.
-    if (ids_.empty() || (it = ids_.find(key, hash)) == ids_.end()) return 0;
-    return it->second;
+  const bool again = seen == fingerprint;
+  seen = fingerprint;
+  if (slots_.empty()) {
+    if (!again) return 0;
+    Grow();
   }
-  it = ids_.find(key, hash);
-  if (it != ids_.end()) return it->second;
-  char* k = keys_.Alloc(key.size());
-  if (!key.empty()) std::memcpy(k, key.data(), key.size());
-  const uint32_t id = static_cast<uint32_t>(ids_.size() + 1);
-  ids_.emplace(std::string_view(k, key.size()), id);
-  return id;
+  const auto tag = static_cast<uint32_t>(hash >> 32);
+  size_t i = tag & mask_;
+  for (; slots_[i].key; i = (i + 1) & mask_) {
+    // A key with an id whose seen slot another key took: still its id.
+    if (slots_[i].tag == tag && SameKey(slots_[i].key, key)) return slots_[i].id;
+  }
+  if (!again) return 0;
+  if (2 * (size_t{count_} + 1) > slots_.size()) {
+    Grow();
+    i = tag & mask_;
+    while (slots_[i].key) i = (i + 1) & mask_;
+  }
+  char* k = keys_.Alloc(4 + key.size());
+  const auto size = static_cast<uint32_t>(key.size());
+  std::memcpy(k, &size, 4);
+  if (!key.empty()) std::memcpy(k + 4, key.data(), key.size());
+  slots_[i] = Slot{k, tag, ++count_};
+  return count_;
 }
 
 bool StackMemo::ShouldAdd(uint32_t key, uint64_t maps_generation, uint64_t kernel_generation) {

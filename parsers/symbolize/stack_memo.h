@@ -17,6 +17,7 @@
 #define TK_PARSERS_SYMBOLIZE_STACK_MEMO_H_
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string_view>
@@ -69,7 +70,8 @@ class StackKeys {
   // their bytes. "Seen" is a fixed table of hash fingerprints (kSeen slots, one per hash's
   // low bits, the last key's there): a key whose slot another key took since gets its id at
   // a later sight, and a key whose fingerprint another left there (1 in 2^15) at its first.
-  // Either way the key is exact (ids_ compares its bytes); only when it gets an id moves.
+  // Either way the key is exact (the table compares its bytes); only when it gets an id
+  // moves.
   // An exact set of every hash seen was 4+ MB on a 350k-sample `perf record -a -g` file,
   // two thirds of its keys seen once: a cache miss per sample, the most of this class's time.
   // The table is small for the same reason: 2^16 32-bit fingerprints (256 KiB) still missed
@@ -77,24 +79,41 @@ class StackKeys {
   // ones (64 KiB) miss 162k times, for 1.7% fewer memo hits (105.7k of 350k samples, from
   // 107.5k).
   uint32_t Intern(std::string_view key) { return Intern(key, Hash(key)); }
-  // The same with the key's Hash, computed ahead (PrefetchSeen's).
+  // The same with the key's Hash, computed ahead (Prefetch's).
   uint32_t Intern(std::string_view key, size_t hash);
-  // Asks for the seen slot of a key Intern gets later (a cache miss at most calls otherwise).
-  void PrefetchSeen(size_t hash) const { __builtin_prefetch(&seen_[hash & (kSeen - 1)]); }
+  // Asks for the seen slot and the id table's slot of a key Intern gets later: at most calls
+  // one or the other missed the cache otherwise.
+  void Prefetch(size_t hash) const {
+    __builtin_prefetch(&seen_[hash & (kSeen - 1)]);
+    if (!slots_.empty()) __builtin_prefetch(&slots_[(hash >> 32) & mask_]);
+  }
 
-  size_t size() const { return ids_.size(); }
+  size_t size() const { return count_; }
 
  private:
   static constexpr size_t kSeen = size_t{1} << 15;  // 64 KiB of fingerprints
-  struct KeyHash {
-    size_t operator()(std::string_view key) const { return Hash(key); }
+  // The ids: open addressing, linear probing from the slot of the tag's low bits, at most
+  // half full. A slot's key is in keys_ (its 4-byte size, then its bytes); `tag`, the hash's
+  // high 32 bits, is compared before the bytes and places the key again when the table
+  // grows. Abseil's map, which this replaced, kept its control bytes and its slots apart: a
+  // probe was two loads in a row, neither of which could be asked for ahead (half of
+  // Intern's time was the slot's load).
+  struct Slot {
+    const char* key = nullptr;  // null: empty
+    uint32_t tag = 0, id = 0;
   };
-  // Its table in huge pages once past 2 MiB (core/large_alloc.h): grown by doubling to a few
-  // MB on a `perf record -a -g` file, each new table was faulted in 4 KiB at a time (~700
-  // page faults of the reading thread on a 40 MB file).
-  absl::flat_hash_map<std::string_view, uint32_t, KeyHash, std::equal_to<std::string_view>,
-                      LargeAllocator<std::pair<const std::string_view, uint32_t>>>
-      ids_;  // keys in keys_
+  static bool SameKey(const char* stored, std::string_view key) {
+    uint32_t size;
+    std::memcpy(&size, stored, 4);
+    return size == key.size() && (key.empty() || std::memcmp(stored + 4, key.data(), size) == 0);
+  }
+  void Grow();
+  // Past 2 MiB in huge pages (core/large_alloc.h): grown by doubling to a few MB on a
+  // `perf record -a -g` file, each new table was faulted in 4 KiB at a time (~700 page
+  // faults of the reading thread on a 40 MB file).
+  std::vector<Slot, LargeAllocator<Slot>> slots_;
+  size_t mask_ = 0;
+  uint32_t count_ = 0;
   std::vector<uint16_t> seen_ = std::vector<uint16_t>(kSeen);  // fingerprints; 0: none
   Arena<char> keys_;
 };

@@ -56,6 +56,25 @@ TEST(StackKeys, ManyKeysThroughGrowth) {
   EXPECT_LT(ids, 40u);
 }
 
+// Keys are compared whole: a key and its prefixes, and keys of one size differing in a
+// byte, are different keys; asking for a key's slots ahead (Prefetch) changes nothing.
+TEST(StackKeys, WholeKeysAndPrefetch) {
+  StackKeys keys;
+  const std::string a("ab\0cd", 5), b("ab\0ce", 5);
+  for (const std::string& k : {a, b, a.substr(0, 2), a.substr(0, 3)}) {
+    keys.Prefetch(StackKeys::Hash(k));
+    EXPECT_EQ(keys.Intern(k), 0u) << k.size();
+  }
+  EXPECT_EQ(keys.Intern(a.substr(0, 3)), 1u);
+  EXPECT_EQ(keys.Intern(a), 2u);
+  keys.Prefetch(StackKeys::Hash(b));
+  EXPECT_EQ(keys.Intern(b), 3u);
+  EXPECT_EQ(keys.Intern(a.substr(0, 2)), 4u);
+  EXPECT_EQ(keys.Intern(a.substr(0, 3)), 1u);
+  EXPECT_EQ(keys.Intern(a), 2u);
+  EXPECT_EQ(keys.size(), 4u);
+}
+
 TEST(StackMemo, ByKeyAndGenerations) {
   StackMemo memo;
   const Frame f{0x10, "sym", "dso"};
