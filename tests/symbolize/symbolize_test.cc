@@ -283,9 +283,11 @@ TEST(Elf, FixtureBinarySymbolsInFileOffsetSpace) {
 // (elf_strptr): 64-bit tables are read in place and names' ends found 16 bytes at a time,
 // 32-bit ones through gelf_getsym; names longer than 64 bytes and at the table's end too.
 TEST(Elf, NamesAreTheStringTablesWholeNames) {
-  const char* const files[] = {
+  constexpr const char kLibcDebug[] =
       "testdata/dwarf/home/.debug/usr/lib/x86_64-linux-gnu/libc.so.6/"
-      "93ac61ec5a8eb1396f9fbd350e3169a558528a40/debug",
+      "93ac61ec5a8eb1396f9fbd350e3169a558528a40/debug";
+  const char* const files[] = {
+      kLibcDebug,
       "testdata/dwarf/home/.debug/usr/lib32/libc.so.6/edc10157ce09e1a8e6937b4a7ab908f786bc02e6/elf",
       "testdata/perf_data/symfs/tmp/tk-perf-fixture/workload",
       "/proc/self/exe"};  // this test: C++ names of 100+ bytes
