@@ -11,13 +11,13 @@
 namespace tk::analyses::fold {
 
 uint32_t StackFolder::NameIdMissed(const Frame& f, const FrameKey& k, FrameMemo& m) {
-  auto [it, inserted] = frame_ids_.try_emplace(k, static_cast<uint32_t>(names_.size()));
+  auto [it, inserted] = frame_ids_.try_emplace(k, static_cast<uint32_t>(name_spans_.size()));
   if (inserted) {
     FrameNameOptions names = opt_.names;
     names.java = k.java;
     scratch_.clear();
     AppendFrame(f, names, &scratch_);
-    names_.push_back(scratch_);
+    AddName(scratch_);
   }
   m = FrameMemo{k, it->second, true};
   return it->second;
@@ -39,8 +39,8 @@ uint32_t StackFolder::RootId(std::string_view comm, int32_t pid, int32_t tid, bo
   AppendRoot(opt_, comm, pid, tid, &scratch_);
   // As FoldSink::Count: Java names are tidied only under the root "java".
   *java = scratch_ == "java";
-  auto [root, new_root] = root_ids_.try_emplace(scratch_, static_cast<uint32_t>(names_.size()));
-  if (new_root) names_.push_back(scratch_);
+  auto [root, new_root] = root_ids_.try_emplace(scratch_, static_cast<uint32_t>(name_spans_.size()));
+  if (new_root) AddName(scratch_);
   m = RootMemo{comm.data(), comm.size(), pid, tid, root->second, *java};
   return root->second;
 }
@@ -168,13 +168,13 @@ size_t StackFolder::NameNew(size_t max) {
     // Made at its size and moved into the map (appending name by name reallocated, and a
     // copy as the map's key was a malloc and memmove more).
     size_t size = 0;
-    for (size_t i = 0; i < n; ++i) size += names_[id(i)].size();
+    for (size_t i = 0; i < n; ++i) size += name_spans_[id(i)].size;
     std::string folded(size, '\0');
     char* at = folded.data();
     for (size_t i = 0; i < n; ++i) {
-      const std::string& name = names_[id(i)];
-      std::memcpy(at, name.data(), name.size());
-      at += name.size();
+      const NameSpan span = name_spans_[id(i)];
+      std::memcpy(at, name_text_.data() + span.at, span.size);
+      at += span.size;
     }
     auto [it, added] = lines_.try_emplace(std::move(folded), line_counts_.size());
     if (added) line_counts_.push_back(0);

@@ -142,7 +142,18 @@ class StackFolder {
   absl::flat_hash_map<FrameKey, uint32_t, FrameKeyHash> frame_ids_;
   std::vector<RootMemo> root_memo_ = std::vector<RootMemo>(kRootMemo);
   std::vector<FrameMemo> frame_memo_ = std::vector<FrameMemo>(kFrameMemo);
-  std::vector<std::string> names_;  // by id: roots as they are, frames as ";name..."
+  // The names by id (roots as they are, frames as ";name..."), their bytes one after the
+  // other in name_text_: the lines are made from them at the end, a few thousand names for
+  // ~10^4 lines, where a string each (a heap block apiece) was a cache miss a name.
+  struct NameSpan {
+    size_t at, size;
+  };
+  void AddName(std::string_view name) {
+    name_spans_.push_back(NameSpan{name_text_.size(), name.size()});
+    name_text_.append(name);
+  }
+  std::string name_text_;
+  std::vector<NameSpan> name_spans_;
   // A sequence as kept, in blocks that never move: its count since the last FlushTo, its
   // slot, then its ids. Found through seq_table_ (open addressing, linear probing, at most
   // half full), whose entries point at it: a repeat costs the entry and the record, two
