@@ -15,6 +15,9 @@
 #include <optional>
 #include <string_view>
 #include <type_traits>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 namespace tk {
 
@@ -194,6 +197,31 @@ inline bool EqualBytes(const char* a, const char* b, size_t n) {
   std::memcpy(x, a + n - 16, 16);
   std::memcpy(y, b + n - 16, 16);
   return (diff | (x[0] ^ y[0]) | (x[1] ^ y[1])) == 0;
+}
+
+// The first `c` in [p, end), else `end`. The parsers look for a name's or a line's end in
+// short runs (kallsyms names ~25 bytes, ELF symbol names ~45): sixteen bytes at a time for
+// the first 64 (one branch for the four when 64 remain), where a memchr call and its setup
+// per name were most of the scan; memchr for the rest. Never reads outside [p, end).
+inline const char* FindByte(const char* p, const char* end, char c) {
+#ifdef __SSE2__
+  const __m128i want = _mm_set1_epi8(c);
+  auto mask = [&](const char* at) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+    return static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, want))));
+  };
+  if (end - p >= 64) {  // the four compares, then one branch
+    const uint64_t m = mask(p) | mask(p + 16) << 16 | mask(p + 32) << 32 | mask(p + 48) << 48;
+    if (m) return p + std::countr_zero(m);
+    p += 64;
+  } else {
+    for (; end - p >= 16; p += 16) {
+      if (const uint64_t m = mask(p)) return p + std::countr_zero(m);
+    }
+  }
+#endif
+  const void* hit = std::memchr(p, static_cast<unsigned char>(c), static_cast<size_t>(end - p));
+  return hit ? static_cast<const char*>(hit) : end;
 }
 
 // The hex digits (without "0x") at the start of [p, e), at most 16 of them: their value in

@@ -6,13 +6,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
-#ifdef __x86_64__
-#include <emmintrin.h>
-#endif
 
 #include "absl/strings/str_format.h"
+#include "core/strings.h"
 
 namespace tk::parsers::symbolize {
 
@@ -144,24 +141,6 @@ std::vector<SectionInfo> Sections(Elf* elf) {
   return out;
 }
 
-// The NUL-terminated string at `p` (a NUL comes before `end`). Most symbol names are under 64
-// bytes: four 16-byte compares and one branch, where a memchr call per name was a fifth of
-// loading cc1plus's 31k dynamic symbols.
-std::string_view NulTerminated(const char* p, const char* end) {
-#ifdef __x86_64__
-  if (end - p >= 64) {
-    const __m128i zero = _mm_setzero_si128();
-    auto mask = [&](int at) {
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
-      return static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero))));
-    };
-    const uint64_t m = mask(0) | mask(16) << 16 | mask(32) << 32 | mask(48) << 48;
-    if (m) return std::string_view(p, static_cast<size_t>(std::countr_zero(m)));
-  }
-#endif
-  return std::string_view(p, std::strlen(p));
-}
-
 void ReadSymbols(Elf* elf, Elf_Scn* symtab, const Segments& segs, SymbolTable* out) {
   GElf_Shdr symsh;
   gelf_getshdr(symtab, &symsh);
@@ -181,8 +160,6 @@ void ReadSymbols(Elf* elf, Elf_Scn* symtab, const Segments& segs, SymbolTable* o
     direct = static_cast<const Elf64_Sym*>(data->d_buf);
     n = std::min(n, data->d_size / sizeof(Elf64_Sym));
   }
-  // The strings end inside the table: each name's end is found without reading past it.
-  const bool terminated = !strtab.empty() && strtab.back() == '\0';
   for (size_t i = 0; i < n; ++i) {
     GElf_Sym sym;
     if (direct) {
@@ -201,10 +178,11 @@ void ReadSymbols(Elf* elf, Elf_Scn* symtab, const Segments& segs, SymbolTable* o
     const SectionInfo& sec = secs[sym.st_shndx];
     if (label && !sec.text) continue;  // only labels must sit in a "text" section
     if (sym.st_name >= strtab.size()) continue;
-    std::string_view name = terminated ? NulTerminated(strtab.data() + sym.st_name,
-                                                       strtab.data() + strtab.size())
-                                       : strtab.substr(sym.st_name);
-    if (!terminated) name = name.substr(0, name.find('\0'));
+    // (core/strings.h's FindByte: a memchr call per name was a fifth of loading cc1plus's
+    // 31k dynamic symbols.)
+    const char* from = strtab.data() + sym.st_name;
+    std::string_view name(from, static_cast<size_t>(
+                                    FindByte(from, strtab.data() + strtab.size(), '\0') - from));
     if (name.empty()) continue;
     int bind = GELF_ST_BIND(sym.st_info);
     Binding b = bind == STB_WEAK ? Binding::kWeak : bind == STB_GLOBAL ? Binding::kGlobal : Binding::kLocal;

@@ -216,26 +216,6 @@ absl::StatusOr<KernelSymbols> LoadKallsyms(const std::string& path) {
 
 namespace {
 
-// The first '\n' at or after `q`, else `end`. 99% of kallsyms names are under 48 bytes: three
-// 16-byte compares, one predictable branch, where memchr's call and setup came per ~25-byte
-// name.
-[[gnu::always_inline]] inline const char* NameEnd(const char* q, const char* end) {
-#ifdef __x86_64__
-  if (end - q >= 48) {
-    const __m128i nl = _mm_set1_epi8('\n');
-    auto mask = [&](int at) {
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + at));
-      return static_cast<uint64_t>(static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl))));
-    };
-    const uint64_t m = mask(0) | mask(16) << 16 | mask(32) << 32;
-    if (m) return q + std::countr_zero(m);
-    q += 48;
-  }
-#endif
-  const void* nl = std::memchr(q, '\n', static_cast<size_t>(end - q));
-  return nl ? static_cast<const char*>(nl) : end;
-}
-
 // Calls `kept(line)` for each symbol of `text` LoadKallsyms keeps (perf's types, a name, not
 // a "$x" mapping symbol), in file order; `refs` (when not null) gets _text and _stext.
 template <typename Fn>
@@ -252,7 +232,7 @@ void ForEachKept(std::string_view text, std::map<std::string, uint64_t, std::les
     bool ok;
     if (end - p >= 19 && FastHead(p, &l)) {
       // No newline before the name: the head is hex digits, spaces and the type.
-      nl = NameEnd(p + 19, end);
+      nl = FindByte(p + 19, end, '\n');
       l.name = std::string_view(p + 19, static_cast<size_t>(nl - p - 19));
       ok = true;
     } else {

@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <sstream>
 
@@ -132,6 +133,26 @@ TEST(Strings, EqualBytesMatchesMemcmp) {
       b[at] ^= 1;
       ASSERT_FALSE(EqualBytes(a.data(), b.data(), n)) << n << " at " << at;
       b[at] ^= 1;
+    }
+  }
+}
+
+// FindByte scans sixteen bytes at a time for the first 64, then calls memchr: against a plain
+// loop for every length up to 140, the byte at every position or absent, and a second
+// occurrence after the first. Runs are heap blocks of exactly their length (ASan: no read
+// outside).
+TEST(Strings, FindByteMatchesALoop) {
+  for (size_t n = 0; n <= 140; ++n) {
+    for (size_t at = 0; at <= n; ++at) {  // at == n: absent
+      std::unique_ptr<char[]> run(new char[n + 1]);
+      char* p = run.get() + 1;  // (n bytes from an odd address)
+      for (size_t i = 0; i < n; ++i) p[i] = static_cast<char>('a' + (i * 7) % 26);
+      if (at < n) p[at] = '\n';
+      if (at + 5 < n) p[at + 5] = '\n';
+      const char* want = p;
+      while (want < p + n && *want != '\n') ++want;
+      ASSERT_EQ(FindByte(p, p + n, '\n'), want) << n << " at " << at;
+      ASSERT_EQ(FindByte(p, p + n, '\0'), p + n) << n;
     }
   }
 }
