@@ -31,6 +31,7 @@
 #include "absl/types/span.h"
 #include "core/event.h"
 #include "core/large_alloc.h"
+#include "core/strings.h"
 
 namespace tk::parsers::symbolize {
 
@@ -105,7 +106,7 @@ class StackKeys {
   static bool SameKey(const char* stored, std::string_view key) {
     uint32_t size;
     std::memcpy(&size, stored, 4);
-    return size == key.size() && (key.empty() || std::memcmp(stored + 4, key.data(), size) == 0);
+    return size == key.size() && EqualBytes(stored + 4, key.data(), size);
   }
   void Grow();
   // Past 2 MiB in huge pages (core/large_alloc.h): grown by doubling to a few MB on a
