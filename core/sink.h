@@ -26,13 +26,14 @@ struct TraceInfo {
 class SideWork {
  public:
   virtual ~SideWork() = default;
-  // Does one piece of the work waiting, if any (false when none waits). Never waits itself
-  // (except for the lock of a piece another thread is doing); safe beside the sink's calls.
+  // Does one piece of the work waiting, if any (false when none waits, or while another
+  // thread does a piece: the caller then waits as it would without side work). Never waits
+  // itself; safe beside the sink's calls.
   virtual bool RunPending() = 0;
   // Does a piece of the work the sink's Finish would do, done early (false when none is
   // left for now): the parser calls it once nothing else is left for that thread (after it
-  // has read everything, while the decoder finishes). Pieces are short: a caller of
-  // RunPending may wait for one.
+  // has read everything, while the decoder finishes). Pieces are short: the sink's own
+  // thread may wait for one.
   virtual bool RunIdle() { return false; }
 };
 
