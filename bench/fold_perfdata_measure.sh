@@ -7,7 +7,8 @@
 #   bench/fold_perfdata_measure.sh [FILE] [N]     (default build/bench-inputs/perf-a-g.data, 5)
 #
 # Env: TK (default build/tk), TK_FLAMEGRAPH (a FlameGraph checkout, default /tmp/FlameGraph),
-# TK_ARGS (extra tk fold arguments, e.g. "--threads 1"). Inputs: bench/make-inputs.sh
+# TK_ARGS (extra tk fold arguments, e.g. "--threads 1"), TK_ORDER=permute (each round in
+# another order; default: tk, perf script, pipeline in every round). Inputs: bench/make-inputs.sh
 # (perf-a-g.data ~13 MB, perf-a-g-big.data ~30 MB). tk's output is checked against the
 # pipeline's first (they must agree but for the deviations docs/fold.md lists: the count of
 # differing lines is printed).
@@ -51,12 +52,30 @@ if ((perl_ok)); then
   echo "tk vs pipeline: $(diff "$tmp/tk.folded" "$tmp/perl.folded" | grep -c '^[<>]' || true) differing lines" \
        "of $(wc -l < "$tmp/perl.folded")"
 fi
+# The order within a round: fixed (tk, perf script, pipeline), or with TK_ORDER=permute each
+# round takes the next of the six orders (three without the pipeline), so that each command
+# follows each other one equally often. In the fixed order tk always follows the pipeline,
+# two processes busy for ~4.5 s, and this VM gives a two-thread run less after such a burst
+# (docs/performance.md, session 14).
+run_one() {
+  case $1 in
+    tk) run tk "$tk" fold ${TK_ARGS:-} "$file" ;;
+    script) run script perf script -i "$file" ;;
+    pipeline) ((perl_ok)) &&
+      run pipeline bash -c "perf script -i '$file' 2>/dev/null | perl '$fg/stackcollapse-perf.pl'" ;;
+  esac
+}
+if ((perl_ok)); then
+  orders=("tk script pipeline" "script pipeline tk" "pipeline tk script"
+          "tk pipeline script" "pipeline script tk" "script tk pipeline")
+else
+  orders=("tk script" "script tk")
+fi
+[ "${TK_ORDER:-fixed}" = permute ] && echo "order: each round the next of ${#orders[@]} orders"
 for ((i = 0; i < n; i++)); do
-  run tk "$tk" fold ${TK_ARGS:-} "$file"
-  run script perf script -i "$file"
-  if ((perl_ok)); then
-    run pipeline bash -c "perf script -i '$file' 2>/dev/null | perl '$fg/stackcollapse-perf.pl'"
-  fi
+  order=${orders[0]}
+  [ "${TK_ORDER:-fixed}" = permute ] && order=${orders[i % ${#orders[@]}]}
+  for c in $order; do run_one "$c"; done
 done
 echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg)"
 printf "%-28s %9s %9s %10s\n" "median of $n" "wall s" "cpu s" "rss MB"
