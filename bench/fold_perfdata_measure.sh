@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # issue 16, row 1: `tk fold` on a `perf record -a -g` perf.data against its anchors, timed as
-# whole processes in the same run, alternating (tk, perf script > /dev/null, perf script |
-# stackcollapse-perf.pl), N runs each; prints the medians of wall time, CPU (user+sys) and peak
-# RSS, the ratios, and the load average before and after (the machine may be shared).
+# whole processes in the same run, in turn (tk, perf script > /dev/null, perf script |
+# stackcollapse-perf.pl; the order below), N runs each; prints the medians of wall time, CPU
+# (user+sys) and peak RSS, the ratios, and the load average before and after (the machine may
+# be shared).
 #
-#   bench/fold_perfdata_measure.sh [FILE] [N]     (default build/bench-inputs/perf-a-g.data, 5)
+#   bench/fold_perfdata_measure.sh [FILE] [N]     (default build/bench-inputs/perf-a-g.data, 6;
+#                                                  a multiple of 6 runs every order equally)
 #
 # Env: TK (default build/tk), TK_FLAMEGRAPH (a FlameGraph checkout, default /tmp/FlameGraph),
-# TK_ARGS (extra tk fold arguments, e.g. "--threads 1"), TK_ORDER=permute (each round in
-# another order; default: tk, perf script, pipeline in every round). Inputs: bench/make-inputs.sh
-# (perf-a-g.data ~13 MB, perf-a-g-big.data ~30 MB). tk's output is checked against the
-# pipeline's first (they must agree but for the deviations docs/fold.md lists: the count of
-# differing lines is printed).
+# TK_ARGS (extra tk fold arguments, e.g. "--threads 1"), TK_ORDER=fixed (tk, perf script,
+# pipeline in every round; default: each round in the next of the six orders). Inputs:
+# bench/make-inputs.sh (perf-a-g.data ~13 MB, perf-a-g-big.data ~30 MB). tk's output is
+# checked against the pipeline's first (they must agree but for the deviations docs/fold.md
+# lists: the count of differing lines is printed).
 set -euo pipefail
 export LC_ALL=C  # EPOCHREALTIME and awk with a "." decimal point
 here=$(cd "$(dirname "$0")/.." && pwd)
 file=${1:-$here/build/bench-inputs/perf-a-g.data}
-n=${2:-5}
+n=${2:-6}
 tk=${TK:-$here/build/tk}
 fg=${TK_FLAMEGRAPH:-/tmp/FlameGraph}
 [ -e "$file" ] || { echo "no $file (bench/make-inputs.sh records it)" >&2; exit 2; }
@@ -43,7 +45,7 @@ median() {  # column $2 of file $1
   sort -g -k"$2","$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'
 }
 
-echo "file: $file ($(du -h "$file" | cut -f1)), $n runs each, alternating"
+echo "file: $file ($(du -h "$file" | cut -f1)), $n runs each, in turn"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 # Warm the page cache and check the outputs once.
 "$tk" fold ${TK_ARGS:-} "$file" > "$tmp/tk.folded" 2>/dev/null
@@ -52,11 +54,12 @@ if ((perl_ok)); then
   echo "tk vs pipeline: $(diff "$tmp/tk.folded" "$tmp/perl.folded" | grep -c '^[<>]' || true) differing lines" \
        "of $(wc -l < "$tmp/perl.folded")"
 fi
-# The order within a round: fixed (tk, perf script, pipeline), or with TK_ORDER=permute each
-# round takes the next of the six orders (three without the pipeline), so that each command
-# follows each other one equally often. In the fixed order tk always follows the pipeline,
-# two processes busy for ~4.5 s, and this VM gives a two-thread run less after such a burst
-# (docs/performance.md, session 14).
+# The order within a round: each round takes the next of the six orders (two without the
+# pipeline), so that each command follows each other one equally often; TK_ORDER=fixed runs
+# tk, perf script, pipeline in every round, as before session 14. In the fixed order tk
+# always follows the pipeline, two processes busy for ~4.5 s, and this VM gives a two-thread
+# run less after such a burst: tk's median was ~10 ms higher in the fixed order than in the
+# permuted one, in adjacent sittings (docs/performance.md, session 14).
 run_one() {
   case $1 in
     tk) run tk "$tk" fold ${TK_ARGS:-} "$file" ;;
@@ -71,10 +74,14 @@ if ((perl_ok)); then
 else
   orders=("tk script" "script tk")
 fi
-[ "${TK_ORDER:-fixed}" = permute ] && echo "order: each round the next of ${#orders[@]} orders"
+if [ "${TK_ORDER:-permute}" = fixed ]; then
+  echo "order: ${orders[0]}, every round"
+else
+  echo "order: each round the next of ${#orders[@]} orders"
+fi
 for ((i = 0; i < n; i++)); do
   order=${orders[0]}
-  [ "${TK_ORDER:-fixed}" = permute ] && order=${orders[i % ${#orders[@]}]}
+  [ "${TK_ORDER:-permute}" = fixed ] || order=${orders[i % ${#orders[@]}]}
   for c in $order; do run_one "$c"; done
 done
 echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg)"
