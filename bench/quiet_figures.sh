@@ -14,7 +14,7 @@ B=${1:-$here/build/bench-inputs}
 cd "$here"
 echo "### build $(git rev-parse --short HEAD 2>/dev/null) $(date -u)"
 for f in "$B/perf-a-g-big.data" ${TK_EXTRA_DATA:-} "$B/perf-a-g.data"; do
-  bench/fold_perfdata_measure.sh "$f" 9 2>&1 | tail -9
+  bench/fold_perfdata_measure.sh "$f" 12 2>&1 | tail -10
 done
 for f in ${TK_EXTRA_DATA:-} "$B/perf-a-g-big.data" "$B/perf-a-g.data"; do
   echo "== report $f"
