@@ -64,7 +64,7 @@ run_one() {
   case $1 in
     tk) run tk "$tk" fold ${TK_ARGS:-} "$file" ;;
     script) run script perf script -i "$file" ;;
-    pipeline) ((perl_ok)) &&
+    pipeline)  # (only in the orders when perl_ok)
       run pipeline bash -c "perf script -i '$file' 2>/dev/null | perl '$fg/stackcollapse-perf.pl'" ;;
   esac
 }

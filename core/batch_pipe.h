@@ -19,7 +19,6 @@
 #ifndef TK_CORE_BATCH_PIPE_H_
 #define TK_CORE_BATCH_PIPE_H_
 
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -45,8 +44,11 @@ class BatchPipe {
     return b;
   }
 
-  // Batches waiting for the consumer, as of a moment ago (no lock: for a heuristic only).
-  size_t queued() const { return queued_.load(std::memory_order_relaxed); }
+  // Batches waiting for the consumer (as of the call: the consumer may take one meanwhile).
+  size_t queued() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return full_.size();
+  }
 
   // Producer: hands `b` over; blocks while max_queued batches wait. False when cancelled.
   bool Put(std::unique_ptr<Batch> b) {
@@ -54,7 +56,6 @@ class BatchPipe {
     space_cv_.wait(lock, [&] { return cancelled_ || full_.size() < max_queued_; });
     if (cancelled_) return false;
     full_.push_back(std::move(b));
-    queued_.store(full_.size(), std::memory_order_relaxed);
     ++put_;
     work_cv_.notify_one();
     return true;
@@ -75,7 +76,6 @@ class BatchPipe {
     std::lock_guard<std::mutex> lock(mu_);
     if (cancelled_ || full_.size() >= max_queued_) return false;
     full_.push_back(std::move(b));
-    queued_.store(full_.size(), std::memory_order_relaxed);
     ++put_;
     work_cv_.notify_one();
     return true;
@@ -87,7 +87,6 @@ class BatchPipe {
     if (cancelled_ || full_.empty()) return nullptr;
     std::unique_ptr<Batch> b = std::move(full_.front());
     full_.pop_front();
-    queued_.store(full_.size(), std::memory_order_relaxed);
     space_cv_.notify_one();
     return b;
   }
@@ -120,7 +119,6 @@ class BatchPipe {
     if (cancelled_ || full_.empty()) return nullptr;
     std::unique_ptr<Batch> b = std::move(full_.front());
     full_.pop_front();
-    queued_.store(full_.size(), std::memory_order_relaxed);
     space_cv_.notify_one();
     return b;
   }
@@ -167,7 +165,6 @@ class BatchPipe {
   std::mutex mu_;
   std::condition_variable work_cv_, space_cv_, idle_cv_;
   std::deque<std::unique_ptr<Batch>> full_;
-  std::atomic<size_t> queued_{0};  // full_.size(), for queued()
   std::vector<std::unique_ptr<Batch>> free_;
   uint64_t put_ = 0, done_ = 0;
   bool closed_ = false, cancelled_ = false;

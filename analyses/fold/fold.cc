@@ -128,10 +128,11 @@ class FoldSink::Worker final : public SideWork {
       pipe_.Put(std::move(current_));  // never cancelled: the worker folds everything
     } else {
       // 4 wait: the oldest is folded here, unless another thread is folding one, which it
-      // took out of the pipe: there is room then. Twice without room (the other thread
-      // names lines, RunIdle), this thread waits for the lock.
-      for (int busy = 0; !pipe_.TryPut(current_);) {
-        if (!FoldOldest(/*wait=*/busy > 1) && ++busy > 1) std::this_thread::yield();
+      // took out of the pipe: there is room then. Still without room (the other thread names
+      // lines, RunIdle), this thread waits for the lock.
+      bool wait = false;
+      while (!pipe_.TryPut(current_)) {
+        if (!FoldOldest(wait)) wait = true;
       }
     }
     current_ = pipe_.Get();

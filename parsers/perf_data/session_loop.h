@@ -92,6 +92,7 @@ inline constexpr size_t kBatchBytes = 2 << 20;
 // batch, and how many batches must wait for the decoder then.
 inline constexpr size_t kSideEvery = 256;
 inline constexpr size_t kSideQueued = 2;
+static_assert((kSideEvery & (kSideEvery - 1)) == 0, "a power of two (Send masks by it)");
 
 // One part of a split parse (RunSessionParts): which records it delivers.
 struct PartPlan {

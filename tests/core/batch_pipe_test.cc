@@ -98,18 +98,22 @@ TEST(BatchPipe, CancelStopsABlockedProducer) {
 TEST(BatchPipe, TryPutTryTake) {
   BatchPipe<Batch> pipe(2);
   EXPECT_EQ(pipe.TryTake(), nullptr);
+  EXPECT_EQ(pipe.queued(), 0u);
   for (int i = 0; i < 2; ++i) {
     std::unique_ptr<Batch> b = pipe.Get();
     b->items = {i};
     ASSERT_TRUE(pipe.TryPut(b));
     EXPECT_EQ(b, nullptr);
+    EXPECT_EQ(pipe.queued(), static_cast<size_t>(i + 1));
   }
   std::unique_ptr<Batch> third = pipe.Get();
   third->items = {2};
   EXPECT_FALSE(pipe.TryPut(third)) << "past the bound";
   ASSERT_NE(third, nullptr) << "a refused batch stays the caller's";
+  EXPECT_EQ(pipe.queued(), 2u) << "a refused batch is not queued";
   std::unique_ptr<Batch> first = pipe.TryTake();
   ASSERT_NE(first, nullptr);
+  EXPECT_EQ(pipe.queued(), 1u);
   EXPECT_EQ(first->items, std::vector<int>{0});
   pipe.Done(std::move(first));
   EXPECT_TRUE(pipe.TryPut(third));
