@@ -58,8 +58,7 @@ const StackKeys::Layout& StackKeys::NewLayout(int ev) {
   return l;
 }
 
-inline bool StackKeys::FixedKey(std::string_view rec, std::vector<uint64_t>* key,
-                                size_t* words) {
+inline bool StackKeys::FixedKey(std::string_view rec, FixedWords* key) {
   if (!active_ || rec.size() < 8 || Load<uint32_t>(rec.data(), meta_.swap) != kSample) return false;
   const std::string_view body = rec.substr(8);
   const int ev = table_.EventOf(kSample, body);
@@ -75,22 +74,19 @@ inline bool StackKeys::FixedKey(std::string_view rec, std::vector<uint64_t>* key
     if (nr > (body.size() - l.min_size) / 8) return false;
   }
   const uint32_t pid = l.tid >= 0 ? Load<uint32_t>(b + l.tid, meta_.swap) : ~uint32_t{0};
-  std::vector<uint64_t>& k = *key;
-  if (k.size() < 2 + nr) k.resize(2 + nr);
-  *words = 2 + nr;
-  k[0] = (l.callchain >= 0 ? 1u : 0u) | (IsKernelMode(misc) ? 2u : 0u) | (uint64_t{pid} << 32);
-  k[1] = l.ip >= 0 ? Load<uint64_t>(b + l.ip, meta_.swap) : 0;
-  if (nr) std::memcpy(k.data() + 2, b + l.callchain + 8, nr * 8);
+  key->head[0] = (l.callchain >= 0 ? 1u : 0u) | (IsKernelMode(misc) ? 2u : 0u) | (uint64_t{pid} << 32);
+  key->head[1] = l.ip >= 0 ? Load<uint64_t>(b + l.ip, meta_.swap) : 0;
+  key->tail = nr ? std::string_view(b + l.callchain + 8, nr * 8) : std::string_view();
   return true;
 }
 
 void StackKeys::Ahead(std::string_view rec) {
   if (ahead_end_ - ahead_next_ == kAhead) return;  // full: Feed keys it as usual
   AheadKey& a = ahead_[ahead_end_ % kAhead];
-  if (!FixedKey(rec, &a.key, &a.words)) return;
+  if (!FixedKey(rec, &a.key)) return;
   a.rec = rec.data();
   a.size = rec.size();
-  a.hash = symbolize::StackKeys::Hash(Bytes(a.key, a.words));
+  a.hash = symbolize::StackKeys::Hash(a.key.head_bytes(), a.key.tail);
   keys_.Prefetch(a.hash);
   ++ahead_end_;
 }
@@ -101,7 +97,7 @@ uint32_t StackKeys::Feed(std::string_view rec, const UnwoundStacks* stacks, int 
     if (a.rec == rec.data() && a.size == rec.size()) {
       a.rec = nullptr;
       ++ahead_next_;
-      return keys_.Intern(Bytes(a.key, a.words), a.hash);
+      return keys_.Intern(a.key.head_bytes(), a.key.tail, a.hash);
     }
   }
   if (!active_ || rec.size() < 8 || Load<uint32_t>(rec.data(), meta_.swap) != kSample) return 0;
@@ -109,8 +105,10 @@ uint32_t StackKeys::Feed(std::string_view rec, const UnwoundStacks* stacks, int 
   const int ev = table_.EventOf(kSample, body);
   if (ev < 0) return 0;
   if (LayoutOf(ev).fixed) {
-    size_t words = 0;
-    return FixedKey(rec, &key_, &words) ? keys_.Intern(Bytes(key_, words)) : 0;
+    FixedWords k;
+    if (!FixedKey(rec, &k)) return 0;
+    return keys_.Intern(k.head_bytes(), k.tail,
+                        symbolize::StackKeys::Hash(k.head_bytes(), k.tail));
   }
   const uint16_t misc = Load<uint16_t>(rec.data() + 4, meta_.swap);
   const EventAttr& attr = table_.attr(ev);

@@ -92,14 +92,21 @@ class StackKeys {
     return i < layouts_.size() && layouts_[i].known ? layouts_[i] : NewLayout(ev);
   }
   const Layout& NewLayout(int ev);
-  // A fixed-layout sample's key into the first `*words` of `key` (which only grows: no zeroing
-  // of what is written next); false when the record is not one (or is short).
-  [[gnu::always_inline]] inline bool FixedKey(std::string_view rec, std::vector<uint64_t>* key,
-                                              size_t* words);
-  static std::string_view Bytes(const std::vector<uint64_t>& key, size_t words) {
-    return std::string_view(reinterpret_cast<const char*>(key.data()), words * 8);
+  // A fixed-layout sample's key, RawStackKey's words: the first two into `head`, the
+  // callchain as `tail`, a view of the record's own bytes (not copied: the record outlives
+  // its Feed); false when the record is not one (or is short).
+  struct FixedWords {
+    uint64_t head[2];
+    std::string_view tail;
+    std::string_view head_bytes() const {
+      return std::string_view(reinterpret_cast<const char*>(head), sizeof(head));
+    }
+  };
+  [[gnu::always_inline]] inline bool FixedKey(std::string_view rec, FixedWords* key);
+  static std::string_view Bytes(const std::vector<uint64_t>& key) {
+    return std::string_view(reinterpret_cast<const char*>(key.data()), key.size() * 8);
   }
-  uint32_t Intern() { return keys_.Intern(Bytes(key_, key_.size())); }
+  uint32_t Intern() { return keys_.Intern(Bytes(key_)); }
 
   const Metadata& meta_;
   const EventTable& table_;
@@ -113,8 +120,7 @@ class StackKeys {
     const char* rec = nullptr;  // null: none
     size_t size = 0;
     size_t hash = 0;
-    std::vector<uint64_t> key;
-    size_t words = 0;  // of key
+    FixedWords key;
   };
   static constexpr size_t kAhead = 16;
   std::array<AheadKey, kAhead> ahead_;

@@ -20,19 +20,24 @@ T* Arena<T>::Alloc(size_t n) {
   return p;
 }
 
-size_t StackKeys::Hash(std::string_view key) {
+size_t StackKeys::Hash(std::string_view head, std::string_view tail) {
   constexpr uint64_t kMul = 0x9e3779b97f4a7c15ULL;
-  uint64_t h = key.size() * kMul;
-  size_t i = 0;
-  for (; i + 8 <= key.size(); i += 8) {
-    uint64_t w;
-    std::memcpy(&w, key.data() + i, 8);
-    h = (h ^ w) * kMul;
-    h ^= h >> 29;
-  }
-  if (i < key.size()) {
+  uint64_t h = (head.size() + tail.size()) * kMul;
+  auto words = [&](std::string_view part) {
+    size_t i = 0;
+    for (; i + 8 <= part.size(); i += 8) {
+      uint64_t w;
+      std::memcpy(&w, part.data() + i, 8);
+      h = (h ^ w) * kMul;
+      h ^= h >> 29;
+    }
+    return i;
+  };
+  words(head);  // (a multiple of 8 bytes: the words go on across the parts)
+  const size_t i = words(tail);
+  if (i < tail.size()) {
     uint64_t w = 0;
-    std::memcpy(&w, key.data() + i, key.size() - i);
+    std::memcpy(&w, tail.data() + i, tail.size() - i);
     h = (h ^ w) * kMul;
   }
   // murmur3's finalizer: every bit of h reaches the low bits (the table's H2) and the high.
@@ -56,7 +61,7 @@ void StackKeys::Grow() {
   }
 }
 
-uint32_t StackKeys::Intern(std::string_view key, size_t hash) {
+uint32_t StackKeys::Intern(std::string_view head, std::string_view tail, size_t hash) {
   // Most keys of a profile are seen once: for them the seen slot and one slot of the table
   // (empty, or another key's) are the whole cost.
   uint16_t& seen = seen_[hash & (kSeen - 1)];
@@ -71,7 +76,7 @@ uint32_t StackKeys::Intern(std::string_view key, size_t hash) {
   size_t i = tag & mask_;
   for (; slots_[i].key; i = (i + 1) & mask_) {
     // A key with an id whose seen slot another key took: still its id.
-    if (slots_[i].tag == tag && SameKey(slots_[i].key, key)) return slots_[i].id;
+    if (slots_[i].tag == tag && SameKey(slots_[i].key, head, tail)) return slots_[i].id;
   }
   if (!again) return 0;
   if (2 * (size_t{count_} + 1) > slots_.size()) {
@@ -79,10 +84,11 @@ uint32_t StackKeys::Intern(std::string_view key, size_t hash) {
     i = tag & mask_;
     while (slots_[i].key) i = (i + 1) & mask_;
   }
-  char* k = keys_.Alloc(4 + key.size());
-  const auto size = static_cast<uint32_t>(key.size());
+  const auto size = static_cast<uint32_t>(head.size() + tail.size());
+  char* k = keys_.Alloc(4 + size);
   std::memcpy(k, &size, 4);
-  if (!key.empty()) std::memcpy(k + 4, key.data(), key.size());
+  if (!head.empty()) std::memcpy(k + 4, head.data(), head.size());
+  if (!tail.empty()) std::memcpy(k + 4 + head.size(), tail.data(), tail.size());
   slots_[i] = Slot{k, tag, ++count_};
   return count_;
 }

@@ -64,7 +64,11 @@ class StackKeys {
  public:
   // A key's hash, 8 bytes at a time (keys are raw addresses): Debian's Abseil hashes a
   // string_view with libstdc++'s byte loop, 100 instructions for a 3-frame key.
-  static size_t Hash(std::string_view key);
+  static size_t Hash(std::string_view key) { return Hash({}, key); }
+  // The Hash of the key `head` + `tail` (head a multiple of 8 bytes), without joining them:
+  // the perf.data reader keys a sample by a few words of its own and the callchain as it lies
+  // in the record (copying it out was a third of keying a sample).
+  static size_t Hash(std::string_view head, std::string_view tail);
 
   // The id of `key` (1, 2, ...), or 0 at its first sight: a key gets an id when it is seen
   // again soon enough, so the many stacks of a profile seen once cost nothing here, not
@@ -81,7 +85,9 @@ class StackKeys {
   // 107.5k).
   uint32_t Intern(std::string_view key) { return Intern(key, Hash(key)); }
   // The same with the key's Hash, computed ahead (Prefetch's).
-  uint32_t Intern(std::string_view key, size_t hash);
+  uint32_t Intern(std::string_view key, size_t hash) { return Intern({}, key, hash); }
+  // The key `head` + `tail` (its two-part Hash): the same id as the joined key's.
+  uint32_t Intern(std::string_view head, std::string_view tail, size_t hash);
   // Asks for the seen slot and the id table's slot of a key Intern gets later: at most calls
   // one or the other missed the cache otherwise.
   void Prefetch(size_t hash) const {
@@ -103,10 +109,12 @@ class StackKeys {
     const char* key = nullptr;  // null: empty
     uint32_t tag = 0, id = 0;
   };
-  static bool SameKey(const char* stored, std::string_view key) {
+  static bool SameKey(const char* stored, std::string_view head, std::string_view tail) {
     uint32_t size;
     std::memcpy(&size, stored, 4);
-    return size == key.size() && EqualBytes(stored + 4, key.data(), size);
+    return size == head.size() + tail.size() &&
+           (head.empty() || EqualBytes(stored + 4, head.data(), head.size())) &&
+           (tail.empty() || EqualBytes(stored + 4 + head.size(), tail.data(), tail.size()));
   }
   void Grow();
   // Past 2 MiB in huge pages (core/large_alloc.h): grown by doubling to a few MB on a

@@ -248,7 +248,9 @@ TEST(Input, ReleaseBelowKeepsContentAndDropsResidentPages) {
   long before = rss_file_kb();
   (*in)->ReleaseBelow(20 << 20);
   long after = rss_file_kb();
-  if (before > 0) EXPECT_LT(after, before - (16 << 10)) << before << " kB -> " << after << " kB";
+  if (before > 0) {
+    EXPECT_LT(after, before - (16 << 10)) << before << " kB -> " << after << " kB";
+  }
   EXPECT_EQ(m, data);  // every byte, released or not
   (*in)->ReleaseBelow(UINT64_MAX);  // past the end: clamped
   EXPECT_EQ(m.substr(m.size() - 4096), std::string_view(data).substr(data.size() - 4096));

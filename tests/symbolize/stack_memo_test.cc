@@ -75,6 +75,37 @@ TEST(StackKeys, WholeKeysAndPrefetch) {
   EXPECT_EQ(keys.size(), 4u);
 }
 
+// A key in two parts (the perf.data reader's words, then the callchain in the record) hashes
+// and interns as the joined key, whatever the tail's length (whole words or not, empty); a
+// split at another place, or other bytes in either part, is another key.
+TEST(StackKeys, TwoPartKeysAreTheJoinedKey) {
+  std::string tail_bytes;
+  for (int i = 0; i < 40; ++i) tail_bytes.push_back(static_cast<char>(i * 37 + 1));
+  const std::string head("0123456789abcdef", 16);
+  for (size_t n = 0; n <= tail_bytes.size(); ++n) {
+    const std::string_view tail(tail_bytes.data(), n);
+    const std::string joined = head + std::string(tail);
+    EXPECT_EQ(StackKeys::Hash(head, tail), StackKeys::Hash(joined)) << n;
+    StackKeys keys;
+    EXPECT_EQ(keys.Intern(head, tail, StackKeys::Hash(head, tail)), 0u) << n;
+    EXPECT_EQ(keys.Intern(joined), 1u) << n;  // the second sight, joined
+    EXPECT_EQ(keys.Intern(head, tail, StackKeys::Hash(joined)), 1u) << n;
+    EXPECT_EQ(keys.Intern(joined, StackKeys::Hash(head, tail)), 1u) << n;
+    if (n == 0) continue;
+    std::string other = std::string(tail);
+    other.back() ^= 1;
+    EXPECT_NE(StackKeys::Hash(head, other), StackKeys::Hash(joined)) << n;
+    keys.Intern(head, other, StackKeys::Hash(head, other));
+    EXPECT_EQ(keys.Intern(head, other, StackKeys::Hash(head, other)), 2u) << n;
+  }
+  // The same bytes split after 8 bytes instead of 16: the same key (only the bytes count).
+  StackKeys keys;
+  const std::string joined = head + tail_bytes;
+  keys.Intern(joined);
+  const std::string_view j(joined);
+  EXPECT_EQ(keys.Intern(j.substr(0, 8), j.substr(8), StackKeys::Hash(j.substr(0, 8), j.substr(8))), 1u);
+}
+
 TEST(StackMemo, ByKeyAndGenerations) {
   StackMemo memo;
   const Frame f{0x10, "sym", "dso"};
@@ -130,7 +161,9 @@ TEST(StackMemo, ManyKeysThroughGrowth) {
     ASSERT_NE(s, nullptr) << i;
     EXPECT_EQ(s->id, i / 2 + 1);
     ASSERT_EQ(s->frames.size(), i % 5);
-    if (!s->frames.empty()) EXPECT_EQ(s->frames[0].ip, i);
+    if (!s->frames.empty()) {
+      EXPECT_EQ(s->frames[0].ip, i);
+    }
   }
 }
 
