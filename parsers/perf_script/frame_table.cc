@@ -14,8 +14,6 @@ namespace tk::parsers::perf_script {
 namespace {
 
 constexpr uint64_t kMul = 0x9e3779b97f4a7c15ULL;
-constexpr uint64_t kOnes = 0x0101010101010101ULL;
-constexpr uint64_t kHighs = 0x8080808080808080ULL;
 
 // One eight-byte word (little-endian, bytes past the tail's end zero) into the hash.
 inline uint64_t Mix(uint64_t h, uint64_t w) {

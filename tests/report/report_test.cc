@@ -263,8 +263,9 @@ TEST(SortedRows, OrderIsThePerfComparatorsForEveryKeySet) {
         std::vector<const Entry*> want;
         for (const Entry& en : t.entries)
           if (children || en.self_samples != 0) want.push_back(&en);
-        if (std::count(sort.begin(), sort.end(), Key::kSym))  // large: both threads' paths
+        if (std::count(sort.begin(), sort.end(), Key::kSym)) {  // large: both threads' paths
           ASSERT_GT(want.size(), kParallelRows);
+        }
         std::sort(want.begin(), want.end(), less);
         for (size_t i = 1; i < want.size(); ++i)  // entries are distinct under the keys
           ASSERT_TRUE(less(want[i - 1], want[i])) << i;
