@@ -67,7 +67,8 @@ class StackKeys {
   static size_t Hash(std::string_view key) { return Hash({}, key); }
   // The Hash of the key `head` + `tail` (head a multiple of 8 bytes), without joining them:
   // the perf.data reader keys a sample by a few words of its own and the callchain as it lies
-  // in the record (copying it out was a third of keying a sample).
+  // in the record (copied out, a memcpy call and a vector resize a sample: ~4% of keying's
+  // instructions).
   static size_t Hash(std::string_view head, std::string_view tail);
 
   // The id of `key` (1, 2, ...), or 0 at its first sight: a key gets an id when it is seen
