@@ -239,7 +239,7 @@ void Machine::PrefetchDsos(const std::vector<std::string>& names) {
     const std::string path = opts_.symfs + dsos[i].first;
     order.emplace_back(::stat(path.c_str(), &st) == 0 ? -st.st_size : 0, i);
   }
-  std::stable_sort(order.begin(), order.end());
+  std::sort(order.begin(), order.end());  // (the index keeps equal sizes in header order)
   std::vector<std::pair<std::string, std::string>> sorted;
   for (const auto& [size, i] : order) sorted.push_back(std::move(dsos[i]));
   dsos = std::move(sorted);
