@@ -119,6 +119,7 @@ class FilterSink final : public EventSink {
   absl::Status OnEvent(const Event& e) override;
   absl::Status Finish() override { return next_.Finish(); }
   SideWork* TakeSideWork() override { return next_.TakeSideWork(); }
+  void PrefetchStack(uint64_t stack_id) override { next_.PrefetchStack(stack_id); }
   uint64_t dropped() const { return dropped_; }
 
  private:

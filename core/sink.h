@@ -55,6 +55,10 @@ class EventSink {
   // (bounded: it never waits for the parser). Wrappers forward the question to the sink they
   // feed.
   virtual SideWork* TakeSideWork() { return nullptr; }
+  // A hint: an event with this Event::stack_id (> 0) comes a few events later. A sink that
+  // looks stacks up by their id asks for the entry now, so the cache miss overlaps the
+  // events before it. Wrappers forward it.
+  virtual void PrefetchStack(uint64_t stack_id) { (void)stack_id; }
 };
 
 // One pass feeding several analyses: each event goes to every sink that wants its kind, in

@@ -68,7 +68,7 @@ class FoldSink::Worker final : public SideWork {
   bool RunIdle() override {
     constexpr size_t kLines = 512;
     std::unique_lock<std::mutex> lock(fold_mu_, std::try_to_lock);
-    return lock.owns_lock() && sink_->folder_ && sink_->folder_->NameNew(kLines) > 0;
+    return lock.owns_lock() && sink_->folder_ && sink_->folder_->PreName(kLines) > 0;
   }
 
   void Add(const Event& e, uint64_t weight, uint32_t memo) {
@@ -202,43 +202,83 @@ FoldSink::~FoldSink() { Join(); }
 
 void FoldSink::Join() const {
   if (!finishing_) return;
+  // The second half of the lines, unless the finishing thread took it: this thread is idle
+  // until that thread is done.
+  if (end_ready_.load(std::memory_order_acquire)) BuildSecondHalf();
   worker_->Join();
   worker_.reset();
   finishing_ = false;
 }
 
-absl::Status FoldSink::Finish() {
+void FoldSink::BuildSecondHalf() const {
+  if (end_claimed_.exchange(true, std::memory_order_acq_rel)) return;
+  folder_->BuildRun(end_split_, end_to_, &runs_[1]);
+}
+
+void FoldSink::Settle() {
   Join();
-  sorted_valid_ = false;
-  if (worker_) worker_->Drain();
-  if (folder_) {
-    // The repeats' weights go to the slots their first events were folded into.
-    for (size_t m = 0; m < memo_weight_.size(); ++m) {
-      if (memo_weight_[m]) folder_->AddWeight(memo_slot_[m], memo_weight_[m]);
-    }
+  if (!runs_valid_) return;
+  ForEachMerged(runs_, [this](std::string_view line, uint64_t count) {
+    stacks_.emplace(std::string(line), count);  // (merged lines are distinct)
+  });
+  runs_ = {};
+  runs_valid_ = false;
+  folder_.reset();
+}
+
+void FoldSink::AddMemoWeights() {
+  if (!folder_) return;
+  // The repeats' weights go to the slots their first events were folded into.
+  for (const IdMemo& d : memo_by_id_) {
+    if (d.memo != kNoMemo) memo_weight_[d.memo] += d.weight;
   }
+  for (size_t m = 0; m < memo_weight_.size(); ++m) {
+    if (memo_weight_[m]) folder_->AddWeight(memo_slot_[m], memo_weight_[m]);
+  }
+  memo_ = {};
+  memo_by_id_ = {};
+  memo_weight_ = {};
+  memo_slot_ = {};
+}
+
+absl::Status FoldSink::Finish() {
+  Settle();
+  sorted_valid_ = false;
   if (worker_) {
+    worker_->Drain();
     // The worker's thread, whose caches and malloc arena hold the folder (a fresh thread
     // took twice as long for the flush); without one, a thread of its own, so that the
-    // parse's teardown runs beside them.
+    // parse's teardown runs beside it. It builds the first half of the folded lines and
+    // sorts them; Join builds the second half on the caller's thread (the two halves merge
+    // as they are written), unless this thread got to it first.
+    end_ready_.store(false, std::memory_order_relaxed);
+    end_claimed_.store(false, std::memory_order_relaxed);
     worker_->StopThen([this] {
+      AddMemoWeights();
+      if (folder_ && stacks_.empty()) {
+        end_to_ = folder_->sequences();
+        end_split_ = end_to_ / 2;
+        runs_valid_ = true;
+        end_ready_.store(true, std::memory_order_release);
+        folder_->BuildRun(0, end_split_, &runs_[0]);
+        BuildSecondHalf();
+        return;
+      }
+      // Events folded by name too (Count): one map.
       if (folder_) folder_->FlushTo(&stacks_);
       folder_.reset();
       sorted_ = SortedStacks(stacks_);
       sorted_valid_ = true;
     });
     finishing_ = true;
-  } else {
-    if (folder_) folder_->FlushTo(&stacks_);
-    // Everything counted is in stacks_ now: the id tables are freed here, on the thread that
-    // finishes (each part of a split text on its own, not the merging thread after the join;
-    // 1.5 ms of that serial tail). A later event starts them again.
-    folder_.reset();
+    return absl::OkStatus();
   }
-  memo_ = {};
-  memo_by_id_ = {};
-  memo_weight_ = {};
-  memo_slot_ = {};
+  AddMemoWeights();
+  if (folder_) folder_->FlushTo(&stacks_);
+  // Everything counted is in stacks_ now: the id tables are freed here, on the thread that
+  // finishes (each part of a split text on its own, not the merging thread after the join;
+  // 1.5 ms of that serial tail). A later event starts them again.
+  folder_.reset();
   return absl::OkStatus();
 }
 
@@ -339,8 +379,8 @@ uint32_t FoldSink::MemoIndex(const MemoKey& k, bool* inserted) {
 }
 
 absl::Status FoldSink::OnEvent(const Event& e) {
-  if (finishing_ || sorted_valid_) [[unlikely]] {  // an event after Finish
-    Join();
+  if (finishing_ || sorted_valid_ || runs_valid_) [[unlikely]] {  // an event after Finish
+    Settle();
     sorted_valid_ = false;
   }
   if (!IsStackEvent(e.kind()) || !Keep(e.name)) return absl::OkStatus();
@@ -361,6 +401,13 @@ absl::Status FoldSink::OnEvent(const Event& e) {
     const MemoKey k{e.stack_id, e.comm.data(), e.comm.size(),
                     opt_.include_pid || opt_.include_tid ? ShownPid(e) : 0,
                     opt_.include_tid ? e.tid : 0};
+    if (k.stack_id < memo_by_id_.size()) {  // a repeat under the id's first root: one line
+      IdMemo& d = memo_by_id_[k.stack_id];
+      if (d.memo != kNoMemo && d.key == k) {
+        d.weight += weight;
+        return absl::OkStatus();
+      }
+    }
     bool inserted = false;
     memo = MemoIndex(k, &inserted);
     if (!inserted) {
@@ -440,8 +487,8 @@ void FoldParts::MergePart(EventSink& part) {
 }
 
 void FoldSink::Merge(FoldSink&& other) {
-  Join();
-  other.Join();
+  Settle();
+  other.Settle();
   sorted_valid_ = false;
   // The smaller map into the larger (the first part's moves in whole): copying both into the
   // empty map hashed and copied every stack of both parts.
@@ -456,10 +503,15 @@ void FoldSink::Merge(FoldSink&& other) {
 }
 
 void FoldSink::Merge(const FoldSink& other) {
-  Join();
+  Settle();
   other.Join();
   sorted_valid_ = false;
   for (const auto& [k, v] : other.stacks_) stacks_[k] += v;
+  if (other.runs_valid_) {
+    ForEachMerged(other.runs_, [this](std::string_view line, uint64_t count) {
+      stacks_[std::string(line)] += count;
+    });
+  }
   MergeCounts(other);
 }
 
@@ -495,13 +547,28 @@ std::string FoldSink::NothingFoldedReason() const {
 
 void FoldSink::Write(std::ostream& out) const {
   Join();
+  if (runs_valid_) return WriteRuns(runs_, out);
   if (sorted_valid_) return WriteSorted(sorted_, out);
   WriteFolded(stacks_, out);
 }
 
+size_t FoldSink::distinct_stacks() const {
+  Join();
+  if (!runs_valid_) return stacks_.size();
+  size_t n = 0;
+  ForEachMerged(runs_, [&n](std::string_view, uint64_t) { ++n; });
+  return n;
+}
+
 void FoldSink::WriteJson(std::ostream& out) const {
   Join();
-  nlohmann::json j = FoldedJson(stacks_, filter_);
+  StackCounts merged;
+  if (runs_valid_) {
+    ForEachMerged(runs_, [&merged](std::string_view line, uint64_t count) {
+      merged.emplace(std::string(line), count);
+    });
+  }
+  nlohmann::json j = FoldedJson(runs_valid_ ? merged : stacks_, filter_);
   j["samples"] = samples_;  // events folded; `total` sums their weights
   // Replace, not throw, on invalid UTF-8 in symbol names.
   out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

@@ -9,7 +9,11 @@
 #ifndef TK_ANALYSES_FOLD_FOLD_H_
 #define TK_ANALYSES_FOLD_FOLD_H_
 
+#include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -18,6 +22,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/types/span.h"
 #include "analyses/fold/frame_name.h"
 #include "core/filter.h"
 #include "core/large_alloc.h"
@@ -58,6 +63,49 @@ inline int32_t ShownPid(const Event& e) { return e.pid_hidden ? -1 : e.pid; }
 // include_tid; "?" for a pid below 0), spaces in the comm as '_'.
 void AppendRoot(const FoldOptions& opt, std::string_view comm, int32_t pid, int32_t tid,
                 std::string* key);
+// Folded lines kept as text in blocks that never move, with their counts: what a FoldSink
+// with a worker thread ends with instead of StackCounts (the flush and sort of the last
+// thousands of lines in two halves on two threads, no line hashed; StackFolder::BuildRun).
+struct FoldedLine {
+  const char* data;
+  uint32_t size;
+  uint64_t count;
+  std::string_view line() const { return std::string_view(data, size); }
+};
+class LineText {
+ public:
+  // Room for `n` bytes, valid while this lives.
+  char* Alloc(size_t n) {
+    if (used_ + n > size_) {
+      size_ = std::max<size_t>(n, kBlock);
+      blocks_.push_back(std::make_unique<char[]>(size_));
+      used_ = 0;
+    }
+    char* p = blocks_.back().get() + used_;
+    used_ += n;
+    return p;
+  }
+
+ private:
+  static constexpr size_t kBlock = size_t{256} << 10;
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  size_t used_ = 0, size_ = 0;
+};
+// Lines in bytewise order (equal lines next to each other), their text in `text` or in
+// another LineText that outlives the run.
+struct FoldedRun {
+  std::vector<FoldedLine> lines;
+  LineText text;
+};
+// Sorts lines bytewise (SortedStacks' order; equal lines end up next to each other).
+void SortLines(std::vector<FoldedLine>* lines);
+// Calls f(line, count) for the lines of `runs` merged in bytewise order, equal lines once with
+// their counts summed: what WriteFolded gives for a map of them.
+void ForEachMerged(absl::Span<const FoldedRun> runs,
+                   const std::function<void(std::string_view, uint64_t)>& f);
+// Writes ForEachMerged's lines as WriteFolded does.
+void WriteRuns(absl::Span<const FoldedRun> runs, std::ostream& out);
+
 // The entries of `stacks` in the bytewise order of their keys (WriteFolded's order).
 std::vector<const StackCounts::value_type*> SortedStacks(const StackCounts& stacks);
 // Writes "STACK COUNT" lines sorted bytewise.
@@ -83,6 +131,12 @@ class FoldSink final : public EventSink {
   // reading thread to do instead of a thread of this sink's (null without a worker, or once
   // it started).
   SideWork* TakeSideWork() override;
+  void PrefetchStack(uint64_t stack_id) override {
+    if (stack_id >= memo_by_id_.size()) return;
+    const char* p = reinterpret_cast<const char*>(&memo_by_id_[stack_id]);
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + sizeof(IdMemo) - 1);  // (48 bytes: a quarter straddle two lines)
+  }
 
   // Fixes the default event type before any event arrives (a part of a split input: the
   // first event of the whole input decides). Ignored when options set event_filter.
@@ -105,10 +159,7 @@ class FoldSink final : public EventSink {
   // (`total` sums the weights, `samples` counts the events).
   // Frames are the folded names (root first); ';' never occurs inside one (tidied to ':').
   void WriteJson(std::ostream& out) const;
-  size_t distinct_stacks() const {
-    Join();
-    return stacks_.size();
-  }
+  size_t distinct_stacks() const;
   // Events folded (each once, whatever its weight): tk info's count of the kept event type.
   uint64_t samples() const { return samples_; }
   // Events of the kept type dropped because no stack was recorded for them.
@@ -151,6 +202,12 @@ class FoldSink final : public EventSink {
   // Waits for the worker's last flush and sort (finishing_); every use of stacks_ after
   // Finish calls it first.
   void Join() const;
+  // Join, then the lines of runs_ into stacks_ (for what adds to them).
+  void Settle();
+  // Join's part of the end: folder_->BuildRun of the second half, unless already taken.
+  void BuildSecondHalf() const;
+  // The memoized repeats' weights into the folder; the memo freed.
+  void AddMemoWeights();
   // Merge's part besides the stacks: the event type, the counts.
   void MergeCounts(const FoldSink& other);
   // Folds an event with stable views (StackFolder); `memo` is its index in memo_ (kNoMemo:
@@ -181,6 +238,9 @@ class FoldSink final : public EventSink {
   struct IdMemo {
     MemoKey key;
     uint32_t memo = kNoMemo;
+    // The repeats' weights, here rather than in memo_weight_: a repeat then touches one
+    // line, which PrefetchStack asked for. Added to memo_weight_ by Finish.
+    uint64_t weight = 0;
   };
   // Past 256 KiB in huge pages (core/large_alloc.h), from 2 MiB on: grown by doubling in
   // 4 KiB pages it was 320 page faults of the decoding thread on cc20k.data.
@@ -198,6 +258,14 @@ class FoldSink final : public EventSink {
   mutable bool finishing_ = false;
   std::vector<const StackCounts::value_type*> sorted_;
   bool sorted_valid_ = false;
+  // Or, when only the folder counted (no Count): the folded lines in two sorted halves
+  // (FoldedRun, their text in the runs and the folder's), valid after Join while
+  // runs_valid_. The finishing thread sets end_split_ and end_to_, then end_ready_, builds
+  // runs_[0] and, unless Join claimed it (end_claimed_), runs_[1].
+  mutable std::array<FoldedRun, 2> runs_;
+  bool runs_valid_ = false;
+  mutable std::atomic<bool> end_ready_{false}, end_claimed_{false};
+  size_t end_split_ = 0, end_to_ = 0;
 };
 
 // tk fold's sinks for a parser that splits its input (core/part_sink.h): each part folds

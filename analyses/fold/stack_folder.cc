@@ -158,29 +158,68 @@ size_t StackFolder::NameNew(size_t max) {
   // Room for all at once (a rehash hashes every line again), and for some more sequences.
   if (lines_.empty()) lines_.reserve(seqs_.size() + seqs_.size() / 8);
   for (size_t s = from; s < to; ++s) {
-    SeqRec* rec = seqs_[s];
-    const size_t n = rec->bytes / 4;
-    auto id = [rec](size_t i) {
-      uint32_t v;
-      std::memcpy(&v, rec->ids() + 4 * i, 4);
-      return v;
-    };
     // Made at its size and moved into the map (appending name by name reallocated, and a
     // copy as the map's key was a malloc and memmove more).
-    size_t size = 0;
-    for (size_t i = 0; i < n; ++i) size += name_spans_[id(i)].size;
-    std::string folded(size, '\0');
-    char* at = folded.data();
-    for (size_t i = 0; i < n; ++i) {
-      const NameSpan span = name_spans_[id(i)];
-      std::memcpy(at, name_text_.data() + span.at, span.size);
-      at += span.size;
+    std::string folded;
+    if (s < pre_lines_.size()) {
+      folded = std::string(pre_lines_[s]);
+    } else {
+      folded.resize(LineSize(s));
+      CopyLine(s, folded.data());
     }
     auto [it, added] = lines_.try_emplace(std::move(folded), line_counts_.size());
     if (added) line_counts_.push_back(0);
     seq_lines_.push_back(static_cast<uint32_t>(it->second));
   }
   return to - from;
+}
+
+size_t StackFolder::LineSize(size_t s) const {
+  const SeqRec* rec = seqs_[s];
+  size_t size = 0;
+  for (size_t at = 0; at < rec->bytes; at += 4) {
+    uint32_t id;
+    std::memcpy(&id, rec->ids() + at, 4);
+    size += name_spans_[id].size;
+  }
+  return size;
+}
+
+void StackFolder::CopyLine(size_t s, char* to) const {
+  const SeqRec* rec = seqs_[s];
+  for (size_t at = 0; at < rec->bytes; at += 4) {
+    uint32_t id;
+    std::memcpy(&id, rec->ids() + at, 4);
+    const NameSpan span = name_spans_[id];
+    std::memcpy(to, name_text_.data() + span.at, span.size);
+    to += span.size;
+  }
+}
+
+std::string_view StackFolder::MakeLine(size_t s, LineText* text) const {
+  const size_t size = LineSize(s);
+  char* const line = text->Alloc(size);
+  CopyLine(s, line);
+  return std::string_view(line, size);
+}
+
+size_t StackFolder::PreName(size_t max) {
+  Drain();
+  const size_t from = pre_lines_.size();
+  const size_t to = from + std::min(max, seqs_.size() - from);
+  for (size_t s = from; s < to; ++s) pre_lines_.push_back(MakeLine(s, &pre_text_));
+  return to - from;
+}
+
+void StackFolder::BuildRun(size_t from, size_t to, FoldedRun* run) const {
+  run->lines.reserve(run->lines.size() + (to - from));
+  for (size_t s = from; s < to; ++s) {
+    const uint64_t count = seqs_[s]->count;
+    if (count == 0) continue;
+    const std::string_view line = s < pre_lines_.size() ? pre_lines_[s] : MakeLine(s, &run->text);
+    run->lines.push_back(FoldedLine{line.data(), static_cast<uint32_t>(line.size()), count});
+  }
+  SortLines(&run->lines);
 }
 
 void StackFolder::FlushTo(StackCounts* out) {

@@ -55,6 +55,21 @@ class StackFolder {
   // `out` the lines move (their counts replace their indexes; no line is hashed again).
   void FlushTo(StackCounts* out);
 
+  // The other way to the end, for a FoldSink with a worker thread (fold.h FoldedRun): the
+  // folded lines of up to `max` more sequences, built ahead of BuildRun (their text only:
+  // the counts are read at the end; never hashed); returns how many. The perf.data reading
+  // thread runs it while it would wait (SideWork::RunIdle).
+  size_t PreName(size_t max);
+  // Distinct sequences so far.
+  size_t sequences() {
+    Drain();
+    return seqs_.size();
+  }
+  // The lines of sequences [from, to) whose count is not 0, sorted (SortLines), into `run`:
+  // built there where PreName did not build them. Reads the folder only, so two threads may
+  // build disjoint ranges at once; nothing may add to it meanwhile (call sequences() first).
+  void BuildRun(size_t from, size_t to, FoldedRun* run) const;
+
  private:
   struct FrameKey {
     const char* sym;
@@ -180,6 +195,13 @@ class StackFolder {
   StackCounts lines_;
   std::vector<uint64_t> line_counts_;
   std::vector<uint32_t> seq_lines_;  // by slot: the line's index, for seqs_[0, size())
+  // PreName's lines, by slot, for seqs_[0, size()); their text in pre_text_.
+  std::vector<std::string_view> pre_lines_;
+  LineText pre_text_;
+  // The folded line of seqs_[s]: its size, its bytes, both into `text`.
+  size_t LineSize(size_t s) const;
+  void CopyLine(size_t s, char* to) const;
+  std::string_view MakeLine(size_t s, LineText* text) const;
 };
 
 }  // namespace tk::analyses::fold

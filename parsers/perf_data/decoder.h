@@ -78,6 +78,11 @@ class Decoder {
   // and its stack's key id (StackKeys::Feed's; 0: none).
   // The memo's entry for a stack key id a later record has (SetAhead's), asked for ahead.
   void PrefetchStack(uint32_t stack_key) const { memo_.Prefetch(stack_key); }
+  // The sink's entry for the stack of key id `stack_key` (EventSink::PrefetchStack), once
+  // PrefetchStack brought the memo's entry in.
+  void PrefetchSinkStack(uint32_t stack_key) const {
+    if (const uint64_t id = memo_.IdOf(stack_key)) sink_.PrefetchStack(id);
+  }
   void SetAhead(const UnwoundStacks* stacks, int index, uint32_t stack_key) {
     unwound_ = stacks;
     unwound_index_ = index;

@@ -334,6 +334,7 @@ class Loop {
         }
         // The stack memo's entry of a repeated stack: a cache miss each, a few records ahead.
         if (n + 8 < items.size()) decoder_.PrefetchStack(items[n + 8].stack_key);
+        if (n + 4 < items.size()) decoder_.PrefetchSinkStack(items[n + 4].stack_key);
         const RecordBatch::Item& i = items[n];
         decoder_.SetAhead(&b->unwound, i.unwound, i.stack_key);
         if (absl::Status st = decoder_.Handle(b->Record(i), i.offset); !st.ok()) return st;

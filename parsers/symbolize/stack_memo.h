@@ -152,6 +152,8 @@ class StackMemo {
   void Prefetch(uint32_t key) const {
     if (key < slots_.size()) __builtin_prefetch(&slots_[key]);
   }
+  // The stack id key id `key` has under any generations (0: none), for a hint ahead of Find.
+  uint64_t IdOf(uint32_t key) const { return key < slots_.size() ? slots_[key].stack.id : 0; }
   // Whether to memoize a stack that Find did not have: yes for a key id without a stack (ids
   // come at a key's second sight); for one whose stack has other generations, at its second
   // sight under the new ones (maps that keep changing, a JIT's, would otherwise memoize a

@@ -29,8 +29,10 @@ struct Ev {
 // handed over to nobody (the sink then folds everything on the caller's thread).
 enum class Side { kOwnThread, kHelper, kNobody };
 
+// With `stable`, events have stable views (every seventh one not, unless `all_stable`: then
+// only the folder counts, and a worker's sink ends in FoldedRuns rather than a map).
 std::string Fold(const std::vector<Ev>& evs, FoldOptions o = {}, FoldSink* keep = nullptr,
-                 bool stable = false, Side side = Side::kOwnThread) {
+                 bool stable = false, Side side = Side::kOwnThread, bool all_stable = false) {
   FoldSink sink(o);
   std::atomic<bool> stop{false};
   std::thread helper;
@@ -50,7 +52,7 @@ std::string Fold(const std::vector<Ev>& evs, FoldOptions o = {}, FoldSink* keep 
   for (size_t i = 0; i < evs.size(); ++i) {
     const Ev& v = evs[i];
     Event e;
-    e.stable_views = stable && i % 7 != 3;  // some go through the caller's thread
+    e.stable_views = stable && (all_stable || i % 7 != 3);  // some go through Count
     e.comm = v.comm;
     e.pid = v.pid;
     e.pid_hidden = v.pid_hidden;
@@ -224,7 +226,76 @@ TEST(FoldSink, SideWorkFoldsTheSame) {
   EXPECT_EQ(none.TakeSideWork(), nullptr);
 }
 
-// Lines made early (SideWork::RunIdle: StackFolder::NameNew) and events after a Finish (the
+// Only stable views: the worker's sink ends in two sorted halves of lines (FoldedRun) that
+// merge as they are written. Frames named alike from other views (another DSO's "[unknown]",
+// a symbol's copy) make equal lines in different sequences, which must be summed into one
+// line wherever the halves put them. Write, WriteJson, distinct_stacks and Merge give what one
+// thread gives.
+TEST(FoldSink, RunsEndTheSame) {
+  std::vector<std::vector<Frame>> stacks = WorkerStacks();
+  static const std::vector<std::string> copies = {"main", "main", "leaf(int)", "/bin/x",
+                                                   "/lib/a.so"};
+  stacks.push_back({{7, "[unknown]", "/lib/a.so"}, {2, "main", "/bin/x"}});
+  stacks.push_back({{8, "[unknown]", copies[4]}, {2, "main", "/bin/x"}});
+  stacks.push_back({{9, copies[2], copies[3]}, {2, copies[0], copies[3]}});
+  stacks.push_back({{1, "leaf(int)", "/bin/x"}, {10, copies[1], copies[3]}});
+  stacks.push_back({{11, "f", "/bin/y"}});  // (10 stacks: each under every comm)
+  for (int n : {0, 1, 3, 50, 20000}) {
+    const std::vector<Ev> evs = WorkerEvents(stacks, n, true);
+    for (int opt = 0; opt < 2; ++opt) {
+      FoldOptions o;
+      o.include_pid = opt == 1;
+      FoldSink one_all{FoldOptions{}};
+      const std::string single = Fold(evs, o, &one_all, true, Side::kOwnThread, true);
+      if (n == 20000 && opt == 0) {
+        // Two stacks, other views, fold to each of these lines.
+        EXPECT_NE(single.find("dd;main;[a.so] "), std::string::npos) << single;
+        EXPECT_NE(single.find("java;main;leaf "), std::string::npos) << single;
+      }
+      o.worker_thread = true;
+      for (Side side : {Side::kOwnThread, Side::kHelper, Side::kNobody}) {
+        FoldSink all{FoldOptions{}};
+        EXPECT_EQ(Fold(evs, o, &all, true, side, true), single)
+            << n << " events, option set " << opt << ", side " << static_cast<int>(side);
+        // The halves merged into another sink (FoldSink::Merge of a finished one).
+        std::ostringstream merged, want;
+        all.Write(merged);
+        one_all.Write(want);
+        EXPECT_EQ(merged.str(), want.str());
+      }
+      FoldSink sink(o);
+      for (const Ev& v : evs) {
+        Event e;
+        e.stable_views = true;
+        e.comm = v.comm;
+        e.pid = v.pid;
+        e.tid = v.tid;
+        e.name = v.name;
+        e.period = v.period;
+        e.has_period = v.has_period;
+        e.stack = absl::MakeConstSpan(v.stack);
+        e.stack_id = v.stack_id;
+        ASSERT_TRUE(sink.OnEvent(e).ok());
+      }
+      ASSERT_TRUE(sink.Finish().ok());
+      FoldOptions o1 = o;
+      o1.worker_thread = false;
+      FoldSink ref(o1);
+      ref.Merge(sink);  // (the const Merge: the halves read, not taken)
+      EXPECT_EQ(sink.distinct_stacks(), ref.distinct_stacks());
+      std::ostringstream j1, j2, w1, w2;
+      sink.WriteJson(j1);
+      ref.WriteJson(j2);
+      EXPECT_EQ(j1.str(), j2.str());
+      sink.Write(w1);
+      ref.Write(w2);
+      EXPECT_EQ(w1.str(), single);
+      EXPECT_EQ(w2.str(), single);
+    }
+  }
+}
+
+// Lines made early (SideWork::RunIdle: StackFolder::PreName) and events after a Finish (the
 // second FlushTo adds to lines already there): the counts are the one-thread counts.
 TEST(FoldSink, LinesMadeEarlyAndEventsAfterFinish) {
   std::vector<Frame> a = {{1, "a", "/x"}, {2, "main", "/x"}};
@@ -290,6 +361,28 @@ TEST(FoldSink, SortedStacksIsBytewise) {
     std::vector<std::string> got;
     for (const auto* kv : SortedStacks(stacks)) got.push_back(kv->first);
     ASSERT_EQ(got, want) << "round " << round;
+    // The same keys as FoldedLines, some twice, in up to three runs (SortLines each), merged
+    // (ForEachMerged): each key once, in order, its counts summed.
+    std::vector<FoldedRun> runs(1 + rng() % 3);
+    for (const auto& kv : stacks) {
+      for (uint64_t copy = 0; copy < 1 + rng() % 2; ++copy) {
+        FoldedRun& run = runs[rng() % runs.size()];
+        run.lines.push_back(FoldedLine{kv.first.data(), static_cast<uint32_t>(kv.first.size()),
+                                       10 + copy});
+      }
+    }
+    for (FoldedRun& run : runs) {
+      SortLines(&run.lines);
+      for (size_t i = 1; i < run.lines.size(); ++i) {
+        ASSERT_LE(run.lines[i - 1].line(), run.lines[i].line()) << "round " << round;
+      }
+    }
+    std::vector<std::string> merged;
+    ForEachMerged(runs, [&](std::string_view line, uint64_t count) {
+      merged.emplace_back(line);
+      EXPECT_TRUE(count == 10 || count == 21) << count;
+    });
+    ASSERT_EQ(merged, want) << "round " << round;
   }
 }
 
