@@ -160,7 +160,16 @@ void ReadSymbols(Elf* elf, Elf_Scn* symtab, const Segments& segs, SymbolTable* o
     direct = static_cast<const Elf64_Sym*>(data->d_buf);
     n = std::min(n, data->d_size / sizeof(Elf64_Sym));
   }
+  // A name's bytes are asked for this many symbols ahead: the symbols come in hash order, so
+  // their names are random reads of the string table (cc1plus: 1.4 MB for 31k names), and
+  // finding each name's end waited for its line (~78% of loading cc1plus's symbols).
+  constexpr size_t kAhead = 16;
   for (size_t i = 0; i < n; ++i) {
+    if (direct && i + kAhead < n && direct[i + kAhead].st_name < strtab.size()) {
+      const char* ahead = strtab.data() + direct[i + kAhead].st_name;
+      __builtin_prefetch(ahead);
+      __builtin_prefetch(ahead + 63);
+    }
     GElf_Sym sym;
     if (direct) {
       sym = direct[i];  // GElf_Sym is Elf64_Sym
