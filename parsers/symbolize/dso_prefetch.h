@@ -1,15 +1,16 @@
-// Loads DSO symbol tables on a background thread before the decoder asks for them.
+// Loads DSO symbol tables on background threads before the decoder asks for them.
 //
 // A perf.data file's header lists the DSOs its samples hit (the BUILD_ID feature: perf
 // record writes the build ids of the DSOs with hits), so which ELF files symbolization
 // will read is known before the first record. Loading them (libelf, the symbol sort, the
 // page faults of reading .symtab) was ~9% of the decoding thread of `tk fold` on a
-// `perf record -a -g` file; a second thread does it meanwhile, in the header's order.
+// `perf record -a -g` file; two more threads do it meanwhile, in the order given (each takes
+// the next DSO not started).
 //
-// Each DSO is loaded once, by whichever side gets to it first: Take() of a DSO the thread has
-// not started claims it (the caller loads it itself, as without a prefetch), of one being
+// Each DSO is loaded once, by whichever side gets to it first: Take() of a DSO no thread has
+// started claims it (the caller loads it itself, as without a prefetch), of one being
 // loaded waits for it, of a loaded one hands its image over. The load is the caller's
-// function, run with an ElfFiles of the thread's own (files the thread opened stay open as
+// function, run with an ElfFiles of the loading thread's own (files it opened stay open as
 // long as the symbol tables that view them, through SymbolTable::KeepAlive).
 #ifndef TK_PARSERS_SYMBOLIZE_DSO_PREFETCH_H_
 #define TK_PARSERS_SYMBOLIZE_DSO_PREFETCH_H_
@@ -44,7 +45,7 @@ class DsoPrefetch {
 
   // The image of `name` as loaded for `build_id`, waiting while it is being loaded. False when
   // the caller is to load it itself: `name` was not listed, was listed with another build id,
-  // was taken before, or the thread had not started it (it then never will).
+  // was taken before, or no thread had started it (then none will).
   bool Take(const std::string& name, const std::string& build_id, std::optional<ElfImage>* out);
 
  private:
@@ -62,7 +63,8 @@ class DsoPrefetch {
   std::vector<Slot> slots_;
   absl::flat_hash_map<std::string, size_t> by_name_;
   bool stop_ = false;
-  std::thread thread_;  // last: starts once the members above exist
+  static constexpr size_t kThreads = 2;
+  std::vector<std::thread> threads_;  // last: start once the members above exist
 };
 
 }  // namespace tk::parsers::symbolize
