@@ -53,13 +53,27 @@ void Decoder::Refresh() {
   for (const BuildIdEntry& b : meta_.build_ids) {
     machine_.AddBuildId(b.filename, b.build_id, b.cpumode == kMiscKernel);
   }
+  // Files of fewer bytes of records than this load symbols on first use (below).
+  constexpr uint64_t kPrefetchKernelMin = 1 << 20;
+  // With a second thread (--threads 2): the user DSOs of a file's header (those its samples
+  // hit) load on other threads too (symbolize/dso_prefetch.h), the largest first. Not in
+  // pipe mode, where build ids come at the end, when every DSO has been loaded already.
+  // Started before the kernel's load: the largest DSO is the longest load the decoder waits
+  // for (cc1plus ~3 ms, kallsyms ~2 ms), and a thread started first runs first (on 2 CPUs
+  // the thread that starts them may then wait a while).
+  if (prefetch_dsos_ && wants_.stacks() && !meta_.pipe && meta_.data_size >= kPrefetchKernelMin) {
+    std::vector<std::string> names;
+    for (const BuildIdEntry& b : meta_.build_ids) {
+      if (b.cpumode != kMiscKernel) names.push_back(b.filename);
+    }
+    machine_.PrefetchDsos(names);
+  }
   // Kernel symbols load on another thread while the first records are read, once an event
   // that samples the kernel is known: a file's header has every build id; a pipe's attrs come
   // first and its build ids usually last (the Machine reloads if they change the choice).
   // PrefetchKernel starts at most one load. A file of less than kPrefetchKernelMin bytes of
   // records (issue 16's startup) loads them on its first kernel frame instead: no overlap
   // worth having, and a file none of whose samples names a kernel address reads no kallsyms.
-  constexpr uint64_t kPrefetchKernelMin = 1 << 20;
   if (wants_.stacks() && (meta_.data_size == 0 || meta_.data_size >= kPrefetchKernelMin)) {
     for (const EventInfo& ev : meta_.events) {
       if (!ev.attr.exclude_kernel()) {
@@ -67,16 +81,6 @@ void Decoder::Refresh() {
         break;
       }
     }
-  }
-  // With a second thread (--threads 2): the user DSOs of a file's header (those its samples
-  // hit) load on another thread too (symbolize/dso_prefetch.h), in the header's order. Not in
-  // pipe mode, where build ids come at the end, when every DSO has been loaded already.
-  if (prefetch_dsos_ && wants_.stacks() && !meta_.pipe && meta_.data_size >= kPrefetchKernelMin) {
-    std::vector<std::string> names;
-    for (const BuildIdEntry& b : meta_.build_ids) {
-      if (b.cpumode != kMiscKernel) names.push_back(b.filename);
-    }
-    machine_.PrefetchDsos(names);
   }
   BuildFast();
 }

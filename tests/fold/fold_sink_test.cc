@@ -24,6 +24,22 @@ struct Ev {
   uint64_t stack_id = 0;     // Event::stack_id (with stable views only)
 };
 
+// `v` as an Event; the stack id only with stable views.
+Event ToEvent(const Ev& v, bool stable) {
+  Event e;
+  e.stable_views = stable;
+  e.comm = v.comm;
+  e.pid = v.pid;
+  e.pid_hidden = v.pid_hidden;
+  e.tid = v.tid;
+  e.name = v.name;
+  e.period = v.period;
+  e.has_period = v.has_period;
+  e.stack = absl::MakeConstSpan(v.stack);
+  e.stack_id = stable ? v.stack_id : 0;
+  return e;
+}
+
 // How FoldOptions::worker_thread's work is done: by the sink's own thread, or handed over
 // (FoldSink::TakeSideWork) to a thread that runs it as a parser's reading thread does, or
 // handed over to nobody (the sink then folds everything on the caller's thread).
@@ -50,19 +66,8 @@ std::string Fold(const std::vector<Ev>& evs, FoldOptions o = {}, FoldSink* keep 
     }
   }
   for (size_t i = 0; i < evs.size(); ++i) {
-    const Ev& v = evs[i];
-    Event e;
-    e.stable_views = stable && (all_stable || i % 7 != 3);  // some go through Count
-    e.comm = v.comm;
-    e.pid = v.pid;
-    e.pid_hidden = v.pid_hidden;
-    e.tid = v.tid;
-    e.name = v.name;
-    e.period = v.period;
-    e.has_period = v.has_period;
-    e.stack = absl::MakeConstSpan(v.stack);
-    e.stack_id = e.stable_views ? v.stack_id : 0;
-    EXPECT_TRUE(sink.OnEvent(e).ok());
+    // (some go through Count)
+    EXPECT_TRUE(sink.OnEvent(ToEvent(evs[i], stable && (all_stable || i % 7 != 3))).ok());
   }
   stop = true;  // a parser joins its reading thread before Finish
   if (helper.joinable()) helper.join();
@@ -264,19 +269,7 @@ TEST(FoldSink, RunsEndTheSame) {
         EXPECT_EQ(merged.str(), want.str());
       }
       FoldSink sink(o);
-      for (const Ev& v : evs) {
-        Event e;
-        e.stable_views = true;
-        e.comm = v.comm;
-        e.pid = v.pid;
-        e.tid = v.tid;
-        e.name = v.name;
-        e.period = v.period;
-        e.has_period = v.has_period;
-        e.stack = absl::MakeConstSpan(v.stack);
-        e.stack_id = v.stack_id;
-        ASSERT_TRUE(sink.OnEvent(e).ok());
-      }
+      for (const Ev& v : evs) ASSERT_TRUE(sink.OnEvent(ToEvent(v, true)).ok());
       ASSERT_TRUE(sink.Finish().ok());
       FoldOptions o1 = o;
       o1.worker_thread = false;
