@@ -239,7 +239,7 @@ class FoldSink final : public EventSink {
     MemoKey key;
     uint32_t memo = kNoMemo;
     // The repeats' weights, here rather than in memo_weight_: a repeat then touches one
-    // line, which PrefetchStack asked for. Added to memo_weight_ by Finish.
+    // line, which PrefetchStack asked for. Added to memo_weight_ at the end (AddMemoWeights).
     uint64_t weight = 0;
   };
   // Past 256 KiB in huge pages (core/large_alloc.h), from 2 MiB on: grown by doubling in
