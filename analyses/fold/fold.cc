@@ -228,9 +228,11 @@ void FoldSink::Settle() {
 
 void FoldSink::AddMemoWeights() {
   if (!folder_) return;
-  // The repeats' weights go to the slots their first events were folded into.
+  // The repeats' weights go to the slots their first events were folded into: those of an
+  // id's first root from its IdMemo (OnEvent counts them there, never in memo_weight_), the
+  // others' from memo_weight_.
   for (const IdMemo& d : memo_by_id_) {
-    if (d.memo != kNoMemo) memo_weight_[d.memo] += d.weight;
+    if (d.memo != kNoMemo && d.weight) folder_->AddWeight(memo_slot_[d.memo], d.weight);
   }
   for (size_t m = 0; m < memo_weight_.size(); ++m) {
     if (memo_weight_[m]) folder_->AddWeight(memo_slot_[m], memo_weight_[m]);
@@ -562,13 +564,7 @@ size_t FoldSink::distinct_stacks() const {
 
 void FoldSink::WriteJson(std::ostream& out) const {
   Join();
-  StackCounts merged;
-  if (runs_valid_) {
-    ForEachMerged(runs_, [&merged](std::string_view line, uint64_t count) {
-      merged.emplace(std::string(line), count);
-    });
-  }
-  nlohmann::json j = FoldedJson(runs_valid_ ? merged : stacks_, filter_);
+  nlohmann::json j = runs_valid_ ? FoldedJson(runs_, filter_) : FoldedJson(stacks_, filter_);
   j["samples"] = samples_;  // events folded; `total` sums their weights
   // Replace, not throw, on invalid UTF-8 in symbol names.
   out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

@@ -9,7 +9,6 @@
 #ifndef TK_ANALYSES_FOLD_FOLD_H_
 #define TK_ANALYSES_FOLD_FOLD_H_
 
-#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -24,6 +23,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/types/span.h"
 #include "analyses/fold/frame_name.h"
+#include "core/byte_arena.h"
 #include "core/filter.h"
 #include "core/large_alloc.h"
 #include "core/part_sink.h"
@@ -72,30 +72,11 @@ struct FoldedLine {
   uint64_t count;
   std::string_view line() const { return std::string_view(data, size); }
 };
-class LineText {
- public:
-  // Room for `n` bytes, valid while this lives.
-  char* Alloc(size_t n) {
-    if (used_ + n > size_) {
-      size_ = std::max<size_t>(n, kBlock);
-      blocks_.push_back(std::make_unique<char[]>(size_));
-      used_ = 0;
-    }
-    char* p = blocks_.back().get() + used_;
-    used_ += n;
-    return p;
-  }
-
- private:
-  static constexpr size_t kBlock = size_t{256} << 10;
-  std::vector<std::unique_ptr<char[]>> blocks_;
-  size_t used_ = 0, size_ = 0;
-};
 // Lines in bytewise order (equal lines next to each other), their text in `text` or in
-// another LineText that outlives the run.
+// another arena that outlives the run.
 struct FoldedRun {
   std::vector<FoldedLine> lines;
-  LineText text;
+  ByteArena text;
 };
 // Sorts lines bytewise (SortedStacks' order; equal lines end up next to each other).
 void SortLines(std::vector<FoldedLine>* lines);
@@ -115,6 +96,8 @@ void WriteSorted(const std::vector<const StackCounts::value_type*>& sorted, std:
 // {"event": EVENT, "total": N, "stacks": [{"frames": [root, ..., leaf], "count": N}, ...]},
 // sorted as WriteFolded sorts.
 nlohmann::json FoldedJson(const StackCounts& stacks, std::string_view event);
+// The same for FoldedRuns (their lines merged as ForEachMerged gives them).
+nlohmann::json FoldedJson(absl::Span<const FoldedRun> runs, std::string_view event);
 
 class StackFolder;
 
@@ -239,7 +222,7 @@ class FoldSink final : public EventSink {
     MemoKey key;
     uint32_t memo = kNoMemo;
     // The repeats' weights, here rather than in memo_weight_: a repeat then touches one
-    // line, which PrefetchStack asked for. Added to memo_weight_ at the end (AddMemoWeights).
+    // line, which PrefetchStack asked for. Added to the folder at the end (AddMemoWeights).
     uint64_t weight = 0;
   };
   // Past 256 KiB in huge pages (core/large_alloc.h), from 2 MiB on: grown by doubling in

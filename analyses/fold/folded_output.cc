@@ -203,22 +203,43 @@ void WriteRuns(absl::Span<const FoldedRun> runs, std::ostream& out) {
 
 void WriteFolded(const StackCounts& stacks, std::ostream& out) { WriteSorted(SortedStacks(stacks), out); }
 
-nlohmann::json FoldedJson(const StackCounts& stacks, std::string_view event) {
+namespace {
+
+// FoldedJson's object of lines given in order by `each(f)` calling f(line, count).
+nlohmann::json JsonOfSorted(
+    const std::function<void(const std::function<void(std::string_view, uint64_t)>&)>& each,
+    std::string_view event) {
   nlohmann::json out = nlohmann::json::array();
   uint64_t total = 0;
-  for (auto* kv : SortedStacks(stacks)) {
+  each([&](std::string_view line, uint64_t count) {
     nlohmann::json frames = nlohmann::json::array();
-    std::string_view rest = kv->first;
+    std::string_view rest = line;
     while (true) {
       size_t semi = rest.find(';');
       frames.push_back(std::string(rest.substr(0, semi)));
       if (semi == std::string_view::npos) break;
       rest.remove_prefix(semi + 1);
     }
-    out.push_back({{"frames", std::move(frames)}, {"count", kv->second}});
-    total += kv->second;
-  }
+    out.push_back({{"frames", std::move(frames)}, {"count", count}});
+    total += count;
+  });
   return {{"event", std::string(event)}, {"total", total}, {"stacks", std::move(out)}};
+}
+
+}  // namespace
+
+nlohmann::json FoldedJson(const StackCounts& stacks, std::string_view event) {
+  return JsonOfSorted(
+      [&stacks](const std::function<void(std::string_view, uint64_t)>& f) {
+        for (auto* kv : SortedStacks(stacks)) f(kv->first, kv->second);
+      },
+      event);
+}
+
+nlohmann::json FoldedJson(absl::Span<const FoldedRun> runs, std::string_view event) {
+  return JsonOfSorted(
+      [runs](const std::function<void(std::string_view, uint64_t)>& f) { ForEachMerged(runs, f); },
+      event);
 }
 
 }  // namespace tk::analyses::fold

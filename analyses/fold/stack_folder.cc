@@ -196,9 +196,9 @@ void StackFolder::CopyLine(size_t s, char* to) const {
   }
 }
 
-std::string_view StackFolder::MakeLine(size_t s, LineText* text) const {
+std::string_view StackFolder::MakeLine(size_t s, ByteArena* text) const {
   const size_t size = LineSize(s);
-  char* const line = text->Alloc(size);
+  char* const line = text->Allocate(size, 1);
   CopyLine(s, line);
   return std::string_view(line, size);
 }

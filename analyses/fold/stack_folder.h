@@ -197,12 +197,12 @@ class StackFolder {
   std::vector<uint32_t> seq_lines_;  // by slot: the line's index, for seqs_[0, size())
   // PreName's lines, by slot, for seqs_[0, pre_lines_.size()); their text in pre_text_.
   std::vector<std::string_view> pre_lines_;
-  LineText pre_text_;
+  ByteArena pre_text_;
   // The folded line of seqs_[s]: its size; its bytes, copied to `to`; both (MakeLine), its
   // text in `text`.
   size_t LineSize(size_t s) const;
   void CopyLine(size_t s, char* to) const;
-  std::string_view MakeLine(size_t s, LineText* text) const;
+  std::string_view MakeLine(size_t s, ByteArena* text) const;
 };
 
 }  // namespace tk::analyses::fold

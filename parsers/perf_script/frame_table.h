@@ -21,9 +21,9 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/string_view.h"
+#include "core/byte_arena.h"
 #include "core/event.h"
 #include "core/strings.h"
-#include "parsers/perf_script/arena.h"
 
 namespace tk::parsers::perf_script {
 
@@ -138,7 +138,7 @@ class FrameTable {
   uint64_t read_ = 0, write_ = 0, staged_ = 0;
   Line ring_[kAhead];
   Memo comm_memo_[kCommMemo];
-  Arena store_;  // never Reset: tails and names
+  ByteArena store_;  // never Reset: tails and names
   size_t tail_bytes_ = 0;
   std::vector<Slot> slots_;  // open addressing, linear probing, at most half full
   size_t mask_ = 0, size_ = 0;

@@ -10,8 +10,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/absl_compat.h"
+#include "core/byte_arena.h"
 #include "core/timestamp.h"
-#include "parsers/perf_script/arena.h"
 #include "parsers/perf_script/frame.h"
 #include "parsers/perf_script/frame_table.h"
 #include "parsers/perf_script/header.h"
@@ -288,7 +288,7 @@ class PerfScriptParser final : public Parser {
   std::vector<Frame> frames_;
   Header header_;  // a streamed event's header line, parsed (its views into the kept copy)
   Tokenizer* tok_ = nullptr;
-  Arena arena_;
+  ByteArena arena_;
   tp_text::TracepointTextDecoder tp_;
   int64_t last_ts_ = -1;
   uint64_t unordered_ = 0;

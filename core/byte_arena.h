@@ -1,16 +1,17 @@
-// Copies of lines that must outlive the LineReader's buffer (streamed input), in fixed
-// blocks that are reused after Reset(): no allocation per event in steady state.
-#ifndef TK_PARSERS_PERF_SCRIPT_ARENA_H_
-#define TK_PARSERS_PERF_SCRIPT_ARENA_H_
+// Bytes in fixed blocks that never move, reused after Reset(): copies of lines that must
+// outlive the LineReader's buffer (perf script text, streamed: no allocation per event in
+// steady state), interned names, the text of tk fold's folded lines.
+#ifndef TK_CORE_BYTE_ARENA_H_
+#define TK_CORE_BYTE_ARENA_H_
 
 #include <cstring>
 #include <memory>
 #include <string_view>
 #include <vector>
 
-namespace tk::parsers::perf_script {
+namespace tk {
 
-class Arena {
+class ByteArena {
  public:
   std::string_view Copy(std::string_view s) {
     char* p = Allocate(s.size(), 1);
@@ -47,6 +48,6 @@ class Arena {
   size_t pos_ = 0;
 };
 
-}  // namespace tk::parsers::perf_script
+}  // namespace tk
 
-#endif  // TK_PARSERS_PERF_SCRIPT_ARENA_H_
+#endif  // TK_CORE_BYTE_ARENA_H_
